@@ -1,0 +1,22 @@
+"""The registry of every game dicescore scores, by name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.game import Game, IllegalMove
+
+GAMES: dict[str, type[Game]] = {
+    game.name: game
+    for game in (
+    )
+}
+
+
+def new_game(name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Game:
+    try:
+        game_class = GAMES[name]
+    except KeyError:
+        raise IllegalMove(f"unknown game {name!r}; games are {', '.join(sorted(GAMES))}") from None
+    return game_class(players, options)
