@@ -1,0 +1,5 @@
+import sys
+
+from dicescore.cli import main
+
+sys.exit(main())

@@ -1,0 +1,91 @@
+"""The ``dicescore`` command line.
+
+Each subcommand is one small function; JSON goes to stdout, messages to stderr, and
+bad input ends with a one-line error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from scoring.faces import UnknownFace
+from scoring.game import IllegalMove
+
+
+def hand_command(args: argparse.Namespace) -> None:
+    from scoring.hands import best_hand
+
+    hand = best_hand(args.faces, jokers_wild=not args.no_jokers)
+    print(json.dumps(hand.to_json(), ensure_ascii=False) if args.json else str(hand))
+
+
+def melds_command(args: argparse.Namespace) -> None:
+    from scoring.melds import best_melds
+
+    melds = best_melds(args.faces, table=args.table, jokers_wild=not args.no_jokers, wild_ranks=args.wild)
+    print(json.dumps(melds.to_json(), ensure_ascii=False) if args.json else str(melds))
+
+
+def replay_command(args: argparse.Namespace) -> None:
+    from dicescore.ledger import parse_jsonl
+    from scoring.replay import replay
+
+    path = Path(args.log)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise IllegalMove(f"cannot read {path}: {error.strerror}") from None
+    game = replay(parse_jsonl(lines))
+    print(json.dumps(game.view(), ensure_ascii=False, indent=2))
+
+
+def games_command(args: argparse.Namespace) -> None:
+    from scoring.games import GAMES
+
+    for name, game in sorted(GAMES.items()):
+        options = ", ".join(f"{key}={option.default}" for key, option in game.options_spec.items())
+        print(f"{name:32} {game.title}" + (f"  [{options}]" if options else ""))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dicescore", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    hand = commands.add_parser("hand", help="the best poker hand the faces make, e.g. AS KS QS JS 10S")
+    hand.add_argument("faces", nargs="+", metavar="FACE")
+    hand.add_argument("--no-jokers", action="store_true", help="jokers are not wild")
+    hand.add_argument("--json", action="store_true", help="print JSON")
+    hand.set_defaults(run=hand_command)
+
+    melds = commands.add_parser("melds", help="the best rummy sets and runs the faces make")
+    melds.add_argument("faces", nargs="+", metavar="FACE")
+    melds.add_argument("--table", default="square-shooters", choices=("square-shooters", "rodeo-rummy"))
+    melds.add_argument("--no-jokers", action="store_true", help="jokers are not wild")
+    melds.add_argument("--wild", nargs="*", default=[], metavar="RANK", help="ranks that are wild, e.g. 7 8")
+    melds.add_argument("--json", action="store_true", help="print JSON")
+    melds.set_defaults(run=melds_command)
+
+    replay = commands.add_parser("replay", help="replay a game exported as JSON lines; print its state")
+    replay.add_argument("log", metavar="GAME.jsonl")
+    replay.set_defaults(run=replay_command)
+
+    games = commands.add_parser("games", help="list the games dicescore scores, with their options")
+    games.set_defaults(run=games_command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.run(args)
+    except (IllegalMove, UnknownFace) as error:
+        print(f"dicescore {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""The ledger: every game's append-only event log in SQLite.
+
+A game *is* its log.  ``append`` checks a new event by replaying the log with it and
+stores it only if the rules accept it, so a rejected move leaves no trace.  Totals are
+never stored: ``game(id)`` replays the log.  The events table refuses UPDATE and
+DELETE, so history can only grow; undo and corrections are events of their own.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from scoring.game import Event, Game, IllegalMove
+from scoring.replay import LOG_EVENTS, replay, start_game
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    player TEXT,
+    data TEXT NOT NULL,
+    at TEXT NOT NULL,
+    auto INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TRIGGER IF NOT EXISTS events_are_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_are_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+"""
+
+# Random events drawn per move are bounded so a game that keeps asking cannot hang us.
+MAX_RANDOM_EVENTS_PER_MOVE = 8
+
+
+class UnknownGame(LookupError):
+    """No game has that id."""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """Open (creating if needed) a ledger database: WAL, and FULL sync so that an
+    acknowledged event survives a crash or a power cut."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path, isolation_level=None, timeout=10)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    connection.executescript(SCHEMA)
+    return connection
+
+
+class Ledger:
+    """Games and their logs in one SQLite database (one connection per user of it)."""
+
+    def __init__(self, connection: sqlite3.Connection, rng: random.Random | None = None):
+        self.db = connection
+        self.rng = rng or random.Random()
+
+    @classmethod
+    def open(cls, path: str | Path, rng: random.Random | None = None) -> Ledger:
+        return cls(connect(path), rng)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- reading --------------------------------------------------------------------
+    def events(self, game_id: int) -> list[Event]:
+        self._require(game_id)
+        rows = self.db.execute(
+            "SELECT seq, type, player, data, at, auto FROM events WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [Event(t, json.loads(d), p, s, a, bool(auto)) for s, t, p, d, a, auto in rows]
+
+    def game(self, game_id: int) -> Game:
+        """The game's state, derived by replaying its log."""
+        return replay(self.events(game_id))
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every game, newest first, with its players and whether it has ended."""
+        listing = []
+        for game_id, name, created in self.db.execute("SELECT id, name, created FROM games ORDER BY id DESC"):
+            game = self.game(game_id)
+            listing.append(
+                {
+                    "id": game_id,
+                    "game": name,
+                    "title": game.title,
+                    "created": created,
+                    "players": list(game.players),
+                    "finished": game.finished(),
+                }
+            )
+        return listing
+
+    # -- writing --------------------------------------------------------------------
+    def new_game(self, name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> int:
+        start = Event("start", {"game": name, "players": list(players), "options": dict(options or {})})
+        start_game(start)  # raises IllegalMove before anything is written
+        with self._transaction():
+            created = now()
+            game_id = self.db.execute(
+                "INSERT INTO games (name, created) VALUES (?, ?)", (name, created)
+            ).lastrowid
+            events = [self._insert(game_id, replace(start, seq=1, at=created))]
+            self._draw_random_events(game_id, events)
+        return game_id
+
+    def append(self, game_id: int, event: Event) -> Event:
+        """Append one move if the rules allow it (with any chance it then needs, drawn
+        and recorded); returns the stored event.  Raises IllegalMove, storing nothing."""
+        if event.type == "start":
+            raise IllegalMove("a game has only one 'start' event")
+        with self._transaction():
+            events = self.events(game_id)
+            stored = replace(event, seq=events[-1].seq + 1, at=now(), auto=False)
+            game = self._check(events, stored)
+            events.append(self._insert(game_id, stored))
+            self._draw_random_events(game_id, events, game)
+        return stored
+
+    def import_jsonl(self, lines: Iterable[str]) -> int:
+        """Store a game exported by ``export_jsonl`` as a new game; returns its id."""
+        events = parse_jsonl(lines)
+        replay(events)  # the whole log must be legal before any of it is stored
+        with self._transaction():
+            game_id = self.db.execute(
+                "INSERT INTO games (name, created) VALUES (?, ?)",
+                (events[0].data["game"], events[0].at or now()),
+            ).lastrowid
+            for event in events:
+                self._insert(game_id, event)
+        return game_id
+
+    def export_jsonl(self, game_id: int) -> str:
+        return "".join(json.dumps(event.to_json(), ensure_ascii=False) + "\n" for event in self.events(game_id))
+
+    # -- inside ------------------------------------------------------------------------
+    def _require(self, game_id: int) -> None:
+        if self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise UnknownGame(f"there is no game {game_id}")
+
+    def _check(self, events: list[Event], new: Event) -> Game:
+        return replay([*events, new])
+
+    def _draw_random_events(self, game_id: int, events: list[Event], game: Game | None = None) -> None:
+        game = game or replay(events)
+        for _ in range(MAX_RANDOM_EVENTS_PER_MOVE):
+            chance = game.random_event(self.rng)
+            if chance is None:
+                return
+            chance = replace(chance, seq=events[-1].seq + 1, at=now(), auto=True)
+            if chance.type in LOG_EVENTS:
+                raise IllegalMove(f"a game may not draw a {chance.type!r} event")
+            game = copy.deepcopy(game)
+            game.apply(chance)
+            events.append(self._insert(game_id, chance))
+        raise RuntimeError(f"{game.title} kept asking for chance events")
+
+    def _insert(self, game_id: int, event: Event) -> Event:
+        self.db.execute(
+            "INSERT INTO events (game_id, seq, type, player, data, at, auto) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                event.seq,
+                event.type,
+                event.player,
+                json.dumps(dict(event.data), ensure_ascii=False),
+                event.at or now(),
+                int(event.auto),
+            ),
+        )
+        return event
+
+    def _transaction(self):
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error, so that two writers
+    never interleave their read-check-append."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, error, trace):
+        self.db.execute("ROLLBACK" if kind else "COMMIT")
+        return False
+
+
+def parse_jsonl(lines: Iterable[str]) -> list[Event]:
+    """Events from JSON lines (blank lines skipped); numbered in order when the lines
+    carry no ``seq``.  Raises IllegalMove naming the bad line."""
+    events: list[Event] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise IllegalMove(f"line {number} is not JSON: {error.msg}") from None
+        try:
+            event = Event.from_json(record)
+        except IllegalMove as error:
+            raise IllegalMove(f"line {number}: {error}") from None
+        expected = len(events) + 1
+        if event.seq not in (0, expected):
+            raise IllegalMove(f"line {number}: seq {event.seq} should be {expected}")
+        events.append(replace(event, seq=expected))
+    if not events:
+        raise IllegalMove("the log is empty")
+    return events

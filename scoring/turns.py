@@ -1,0 +1,83 @@
+"""Pieces the free-play Square Shooters games share: a turn of up to three rolls with
+holds, the seating order of a round, and who leads the scores.
+
+``RollTurn`` is an immutable value: ``turn.roll(event)`` and ``turn.stop()`` return the
+next turn, so a game only ever swaps one value for another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from scoring.faces import Face
+from scoring.game import Event, IllegalMove, data_field, held_faces, read_roll
+
+ALL_DICE = 9  # a Square Shooters roll uses the whole set
+
+
+@dataclass(frozen=True)
+class RollTurn:
+    """One player's turn: up to ``limit`` rolls of all nine dice, stopping early at will.
+
+    Dice held after a roll stay on the table, so a roll's ``held`` faces must have shown
+    on the roll before and still show; the last roll's faces are the ones that count.
+    """
+
+    player: str
+    limit: int = 3
+    rolls: tuple[tuple[Face, ...], ...] = ()
+    stopped: bool = False
+
+    @property
+    def faces(self) -> tuple[Face, ...]:
+        """The dice showing now (none before the first roll)."""
+        return self.rolls[-1] if self.rolls else ()
+
+    @property
+    def labels(self) -> list[str]:
+        return [face.label for face in self.faces]
+
+    @property
+    def count(self) -> int:
+        """How many rolls the player has used."""
+        return len(self.rolls)
+
+    @property
+    def over(self) -> bool:
+        return self.stopped or self.count >= self.limit
+
+    def moves(self) -> list[str]:
+        if self.over:
+            return []
+        return ["roll", "stop"] if self.rolls else ["roll"]
+
+    def roll(self, event: Event) -> RollTurn:
+        if self.over:
+            raise IllegalMove(f"{self.player}'s turn is over")
+        faces = read_roll(data_field(event, "faces", list), "square-shooters", ALL_DICE)
+        held_faces(event, self.faces, faces)
+        return replace(self, rolls=self.rolls + (faces,))
+
+    def stop(self) -> RollTurn:
+        if not self.rolls:
+            raise IllegalMove(f"{self.player} must roll at least once before stopping")
+        if self.over:
+            raise IllegalMove(f"{self.player}'s turn is over")
+        return replace(self, stopped=True)
+
+
+def seating(players: Sequence[str], first: str, among: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The players of ``among`` (everyone by default) in seating order, starting with
+    ``first`` or, when ``first`` sits out, the next of them to its left."""
+    taking_part = set(players if among is None else among)
+    start = players.index(first)
+    ring = players[start:] + players[:start]
+    return tuple(player for player in ring if player in taking_part)
+
+
+def leaders(scores: Mapping[str, int], among: Iterable[str]) -> list[str]:
+    """The players of ``among`` sharing the highest score, in the order given."""
+    among = list(among)
+    best = max(scores[player] for player in among)
+    return [player for player in among if scores[player] == best]

@@ -1,0 +1,124 @@
+import random
+import sqlite3
+
+import pytest
+
+from dicescore.ledger import Ledger, UnknownGame, parse_jsonl
+from scoring.game import Event, IllegalMove
+
+
+@pytest.fixture
+def ledger(tmp_path, pip_race):
+    ledger = Ledger.open(tmp_path / "games.sqlite", rng=random.Random(1))
+    yield ledger
+    ledger.close()
+
+
+def roll(player, a, b):
+    return Event("roll", {"faces": [str(a), str(b)]}, player)
+
+
+def first(ledger, game_id):
+    return ledger.game(game_id).turn()
+
+
+def test_a_new_game_records_its_chance_events(ledger):
+    game_id = ledger.new_game("test/pip-race", ["Ana", "Bo", "Cy"])
+    events = ledger.events(game_id)
+    assert [e.type for e in events] == ["start", "shuffle"]
+    assert events[1].auto and sorted(events[1].data["order"]) == ["Ana", "Bo", "Cy"]
+    assert ledger.game(game_id).turn() == events[1].data["order"][0]
+
+
+def test_append_numbers_and_stores_moves(ledger):
+    game_id = ledger.new_game("test/pip-race", ["Ana", "Bo"])
+    stored = ledger.append(game_id, roll(first(ledger, game_id), 4, 5))
+    assert stored.seq == 3 and stored.at
+    assert sum(ledger.game(game_id).totals().values()) == 9
+
+
+def test_an_illegal_move_appends_nothing(ledger):
+    game_id = ledger.new_game("test/pip-race", ["Ana", "Bo"])
+    before = ledger.events(game_id)
+    turn = first(ledger, game_id)
+    other = "Bo" if turn == "Ana" else "Ana"
+    for bad in (roll(other, 1, 1), Event("roll", {"faces": ["1", "2", "3"]}, turn),
+                Event("roll", {"faces": ["1", "X"]}, turn), Event("correct", {"roll": 9, "faces": ["1", "1"]}),
+                Event("undo"), Event("start", {})):
+        with pytest.raises(IllegalMove):
+            ledger.append(game_id, bad)
+    assert ledger.events(game_id) == before
+
+
+def test_unknown_game_ids_are_refused(ledger):
+    with pytest.raises(UnknownGame):
+        ledger.events(42)
+    with pytest.raises(UnknownGame):
+        ledger.append(42, roll("Ana", 1, 1))
+
+
+def test_an_unknown_game_name_stores_nothing(ledger):
+    with pytest.raises(IllegalMove):
+        ledger.new_game("nope", ["Ana"])
+    assert ledger.games() == []
+
+
+def test_the_log_is_append_only(ledger):
+    game_id = ledger.new_game("test/pip-race", ["Ana"])
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        ledger.db.execute("UPDATE events SET type = 'x' WHERE game_id = ?", (game_id,))
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        ledger.db.execute("DELETE FROM events")
+
+
+def test_the_database_is_durable_by_configuration(ledger):
+    assert ledger.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert ledger.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_state_survives_reopening(tmp_path, pip_race):
+    path = tmp_path / "games.sqlite"
+    ledger = Ledger.open(path)
+    game_id = ledger.new_game("test/pip-race", ["Ana"])
+    ledger.append(game_id, roll("Ana", 6, 5))
+    ledger.close()
+    again = Ledger.open(path)
+    assert again.game(game_id).totals() == {"Ana": 11}
+    again.close()
+
+
+def test_export_and_import_round_trip(ledger):
+    game_id = ledger.new_game("test/pip-race", ["Ana", "Bo"])
+    for _ in range(3):
+        ledger.append(game_id, roll(first(ledger, game_id), 2, 3))
+    ledger.append(game_id, Event("correct", {"roll": 3, "faces": ["6", "6"]}))
+    text = ledger.export_jsonl(game_id)
+    copy_id = ledger.import_jsonl(text.splitlines())
+    assert copy_id != game_id
+    assert ledger.events(copy_id) == ledger.events(game_id)
+    assert ledger.game(copy_id).totals() == ledger.game(game_id).totals()
+
+
+def test_an_illegal_import_stores_nothing(ledger):
+    lines = [
+        '{"type": "start", "data": {"game": "test/pip-race", "players": ["Ana"]}}',
+        '{"type": "shuffle", "data": {"order": ["Ana"]}}',
+        '{"type": "roll", "player": "Ana", "data": {"faces": ["1", "9"]}}',
+    ]
+    with pytest.raises(IllegalMove, match="event #3"):
+        ledger.import_jsonl(lines)
+    assert ledger.games() == []
+
+
+@pytest.mark.parametrize(
+    "lines, message",
+    [
+        (["{not json"], "line 1 is not JSON"),
+        (['{"type": "start", "seq": 5}'], "seq 5 should be 1"),
+        (["[]"], "line 1: an event must be a JSON object"),
+        ([""], "empty"),
+    ],
+)
+def test_jsonl_errors_name_the_line(lines, message):
+    with pytest.raises(IllegalMove, match=message):
+        parse_jsonl(lines)

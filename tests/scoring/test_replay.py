@@ -1,0 +1,110 @@
+import pytest
+
+from scoring.game import Event, IllegalMove
+from scoring.replay import moves_in_force, replay
+
+
+def log(*events):
+    """Number a list of events as the ledger would."""
+    return [Event(e.type, e.data, e.player, seq, auto=e.auto) for seq, e in enumerate(events, start=1)]
+
+
+def race(*moves):
+    return log(
+        Event("start", {"game": "test/pip-race", "players": ["Ana", "Bo"], "options": {"target": 30}}),
+        Event("shuffle", {"order": ["Bo", "Ana"]}, auto=True),
+        *moves,
+    )
+
+
+def roll(player, a, b):
+    return Event("roll", {"faces": [str(a), str(b)]}, player)
+
+
+def test_totals_come_from_replaying_the_log(pip_race):
+    game = replay(race(roll("Bo", 6, 6), roll("Ana", 1, 2), roll("Bo", 3, 3)))
+    assert game.totals() == {"Ana": 3, "Bo": 18}
+    assert game.turn() == "Ana"
+
+
+def test_undo_cancels_the_latest_move(pip_race):
+    game = replay(race(roll("Bo", 6, 6), roll("Ana", 1, 2), Event("undo")))
+    assert game.totals() == {"Ana": 0, "Bo": 12}
+    assert game.turn() == "Ana"
+
+
+def test_undo_takes_automatic_events_with_their_move(pip_race):
+    events = race(Event("undo"))
+    with pytest.raises(IllegalMove, match="nothing to undo"):
+        replay(events)  # the shuffle was automatic, so the start is all that is left
+
+
+def test_a_correction_re_derives_everything_after_it(pip_race):
+    events = race(roll("Bo", 6, 6), roll("Ana", 1, 2), roll("Bo", 3, 3))
+    corrected = events + log(*events, Event("correct", {"roll": 3, "faces": ["1", "1"]}))[-1:]
+    assert replay(corrected).totals() == {"Ana": 3, "Bo": 8}
+
+
+def test_a_correction_can_be_undone(pip_race):
+    events = race(roll("Bo", 6, 6))
+    events = log(*events, Event("correct", {"roll": 3, "faces": ["1", "1"]}), Event("undo"))
+    assert replay(events).totals()["Bo"] == 12
+
+
+def test_a_correction_must_name_an_existing_roll(pip_race):
+    events = log(*race(roll("Bo", 6, 6)), Event("correct", {"roll": 99, "faces": ["1", "1"]}))
+    with pytest.raises(IllegalMove, match="no roll #99"):
+        replay(events)
+    events = log(*race(roll("Bo", 6, 6)), Event("correct", {"roll": 2, "faces": ["1", "1"]}))
+    with pytest.raises(IllegalMove, match="no roll #2"):
+        replay(events)  # event 2 is the shuffle, not a roll
+
+
+def test_a_correction_is_checked_by_the_rules(pip_race):
+    events = log(*race(roll("Bo", 6, 6)), Event("correct", {"roll": 3, "faces": ["1", "AS"]}))
+    with pytest.raises(IllegalMove, match="event #3"):
+        replay(events)
+
+
+def test_an_undone_roll_cannot_be_corrected(pip_race):
+    events = log(*race(roll("Bo", 6, 6)), Event("undo"), Event("correct", {"roll": 3, "faces": ["1", "1"]}))
+    with pytest.raises(IllegalMove, match="no roll #3"):
+        replay(events)
+
+
+def test_a_log_starts_with_start():
+    with pytest.raises(IllegalMove, match="starts with"):
+        moves_in_force([Event("roll", {"faces": []}, seq=1)])
+    with pytest.raises(IllegalMove, match="starts with"):
+        moves_in_force([])
+
+
+def test_unknown_games_and_events_are_named(pip_race):
+    with pytest.raises(IllegalMove, match="unknown game 'nope'"):
+        replay(log(Event("start", {"game": "nope", "players": ["A"]})))
+    with pytest.raises(IllegalMove, match="no event 'dance'"):
+        replay(race(Event("dance", {}, "Bo")))
+
+
+def test_players_and_options_are_checked(pip_race):
+    def start(players, options=None):
+        return log(Event("start", {"game": "test/pip-race", "players": players, "options": options or {}}))
+
+    with pytest.raises(IllegalMove, match="same name"):
+        replay(start(["Ana", "Ana"]))
+    with pytest.raises(IllegalMove, match="1 to 4 players"):
+        replay(start(["A", "B", "C", "D", "E"]))
+    with pytest.raises(IllegalMove, match="unknown option 'speed'"):
+        replay(start(["A"], {"speed": 3}))
+    with pytest.raises(IllegalMove, match="whole number"):
+        replay(start(["A"], {"target": "ten"}))
+    with pytest.raises(IllegalMove, match="at least 1"):
+        replay(start(["A"], {"target": 0}))
+
+
+def test_event_json_round_trips():
+    event = Event("roll", {"faces": ["1", "2"]}, "Ana", 7, "2026-11-22T10:00:00.000+00:00", True)
+    assert Event.from_json(event.to_json()) == event
+    for bad in ([], {"type": 3}, {"type": "roll", "data": []}, {"type": "roll", "seq": -1}):
+        with pytest.raises(IllegalMove):
+            Event.from_json(bad)
