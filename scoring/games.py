@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scoring.cubes import Cubes
 from scoring.game import Game, IllegalMove
 
 GAMES: dict[str, type[Game]] = {
     game.name: game
     for game in (
+        Cubes,
     )
 }
 
