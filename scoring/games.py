@@ -7,11 +7,15 @@ from typing import Any
 
 from scoring.cubes import Cubes
 from scoring.game import Game, IllegalMove
+from scoring.old_town import OldTown
+from scoring.twenty_one import TwentyOne
 
 GAMES: dict[str, type[Game]] = {
     game.name: game
     for game in (
         Cubes,
+        TwentyOne,
+        OldTown,
     )
 }
 

@@ -81,3 +81,10 @@ def leaders(scores: Mapping[str, int], among: Iterable[str]) -> list[str]:
     among = list(among)
     best = max(scores[player] for player in among)
     return [player for player in among if scores[player] == best]
+
+
+def names(players: Sequence[str]) -> str:
+    """``"Ann"``, ``"Ann and Bob"``, ``"Ann, Bob and Cy"``."""
+    if len(players) < 2:
+        return "".join(players)
+    return ", ".join(players[:-1]) + " and " + players[-1]
