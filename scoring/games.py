@@ -8,11 +8,13 @@ from typing import Any
 from scoring.cubes import Cubes
 from scoring.game import Game, IllegalMove
 from scoring.old_town import OldTown
+from scoring.shooter import Shooter
 from scoring.twenty_one import TwentyOne
 
 GAMES: dict[str, type[Game]] = {
     game.name: game
     for game in (
+        Shooter,
         Cubes,
         TwentyOne,
         OldTown,
