@@ -9,11 +9,13 @@ from scoring.cubes import Cubes
 from scoring.game import Game, IllegalMove
 from scoring.old_town import OldTown
 from scoring.shooter import Shooter
+from scoring.squib import SquibSquares
 from scoring.twenty_one import TwentyOne
 
 GAMES: dict[str, type[Game]] = {
     game.name: game
     for game in (
+        SquibSquares,
         Shooter,
         Cubes,
         TwentyOne,
