@@ -20,7 +20,7 @@ from typing import Any
 
 from scoring.faces import Card, Face, UnknownFace, parse_face
 from scoring.game import Event, Game, IllegalMove, Option, count_jokers, data_field, read_roll
-from scoring.turns import ALL_DICE, names
+from scoring.turns import ALL_DICE, names, plural
 
 HAND_SIZE = 5
 
@@ -94,7 +94,9 @@ class OldTown(Game):
         jokers = count_jokers(self.rolled)
         self.gifts_left = jokers if self.hands[player] else 0  # nothing left to give
         if self.gifts_left:
-            self.notes.append(f"{player} rolled {jokers} joker(s): a card to give for each, or pass")
+            self.notes.append(f"{player} rolled {plural(jokers, 'joker')}: one card to give away for each")
+        elif jokers:
+            self.notes.append(f"{player} rolled {plural(jokers, 'joker')} but has no card left to give")
         self._end_turn_if_done()
 
     def on_give(self, event: Event) -> None:
@@ -117,7 +119,8 @@ class OldTown(Game):
         self._end_turn_if_done()
 
     def on_pass(self, event: Event) -> None:
-        self._gifting(event)
+        player = self._gifting(event)
+        self.notes.append(f"{player} passes on a joker")
         self.gifts_left -= 1
         self._end_turn_if_done()
 
@@ -135,7 +138,8 @@ class OldTown(Game):
             out = [player for player in self.players if not self._hand(player)]
             if out:
                 self.over = True
-                self.notes.append(f"round {self.round} is over and {names(out)} shot out every card")
+                verb = "wins" if len(out) == 1 else "win"
+                self.notes.append(f"round {self.round} is over: {names(out)} shot out every card and {verb}")
                 return
             self.round += 1
         self.roller = self.next_player(self.roller)
@@ -169,7 +173,9 @@ class OldTown(Game):
             return ""
         matched = " ".join(labels(self.matched)) if self.matched else "no card"
         jokers = count_jokers(self.rolled)
-        return f"{self.rolled_by}'s roll matches {matched}" + (f"; {jokers} joker(s)" if jokers else "")
+        return f"{self.rolled_by}'s roll matches {matched}" + (
+            f"; {plural(jokers, 'joker')}" if jokers else ""
+        )
 
     def allowed(self) -> dict[str, list[str]]:
         if not self.dealt():

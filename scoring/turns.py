@@ -88,3 +88,8 @@ def names(players: Sequence[str]) -> str:
     if len(players) < 2:
         return "".join(players)
     return ", ".join(players[:-1]) + " and " + players[-1]
+
+
+def plural(count: int, word: str) -> str:
+    """``"1 roll"``, ``"2 rolls"``."""
+    return f"{count} {word}" + ("" if count == 1 else "s")

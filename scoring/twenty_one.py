@@ -20,7 +20,7 @@ from typing import Any
 
 from scoring.faces import Face, Joker, Rank
 from scoring.game import Event, Game, IllegalMove, Option, cards_only, count_jokers, data_field, read_roll
-from scoring.turns import ALL_DICE, leaders, names, seating
+from scoring.turns import ALL_DICE, leaders, names, plural, seating
 
 GOAL = 21
 
@@ -134,7 +134,7 @@ class TwentyOne(Game):
             top = leaders(self.wins, self.contenders)
             if len(top) == 1:
                 self.over = True
-                self.notes.append(f"{top[0]} wins the game with {self.wins[top[0]]} round wins")
+                self.notes.append(f"{top[0]} wins the game with {plural(self.wins[top[0]], 'round win')}")
                 return
             self.contenders = tuple(top)
             self.notes.append(f"{names(top)} are tied at the top: they play another round")

@@ -115,7 +115,7 @@ def test_the_game_ends_when_a_round_is_complete_and_someone_is_out():
     assert game.finished()
     assert game.winners() == ["Bob"]
     assert game.turn() is None
-    assert game.notes[-1] == "round 1 is over and Bob shot out every card"
+    assert game.notes[-1] == "round 1 is over: Bob shot out every card and wins"
 
 
 def test_winners_are_the_players_with_no_cards_not_the_highest_total():
