@@ -50,6 +50,12 @@ def games_command(args: argparse.Namespace) -> None:
         print(f"{name:32} {game.title}" + (f"  [{options}]" if options else ""))
 
 
+def serve_command(args: argparse.Namespace) -> None:
+    from webui.serve import serve
+
+    serve(args.host, args.port, args.db, args.source)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dicescore", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -74,6 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     games = commands.add_parser("games", help="list the games dicescore scores, with their options")
     games.set_defaults(run=games_command)
+
+    serve = commands.add_parser("serve", help="the table page: a web app to play and correct games")
+    serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 shares it on the LAN, behind a PIN")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", metavar="PATH", help="the games database (default: the user's data folder)")
+    serve.add_argument("--source", metavar="SRC", help="where rolls come from: manual, or ROLLS.jsonl")
+    serve.set_defaults(run=serve_command)
     return parser
 
 

@@ -1,0 +1,40 @@
+"""The table page: a Flask app over the ledger, in the shape of the Flask tutorial.
+
+``create_app(config)`` builds the app; blueprints ``pages`` (HTML), ``api`` (JSON) and
+``stream`` (server-sent events) share one ledger connection per request (``webui.db``).
+``dicescore serve`` runs it under waitress (``webui.serve``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from webui import api, db, errors, pages, security, stream
+from webui.changes import Changes
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.from_mapping(
+        DATABASE=str(db.default_database()),
+        SECRET_KEY=secrets.token_hex(32),
+        PIN=None,  # set when served to the LAN: every write must then carry it
+        MAX_CONTENT_LENGTH=256 * 1024,  # a move is a few hundred bytes; refuse floods early
+        STREAM_SECONDS=300,  # a stream ends after this long and the browser reconnects
+        STREAM_POLL_SECONDS=0.5,  # how often a stream looks for moves made by other processes
+    )
+    if config:
+        app.config.from_mapping(config)
+    app.extensions["dicescore.changes"] = Changes()
+
+    db.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(stream.bp)
+    return app

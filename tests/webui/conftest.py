@@ -1,0 +1,45 @@
+import pytest
+
+from webui import create_app
+
+
+@pytest.fixture
+def app(tmp_path, pip_race):
+    """The app on a fresh database, with the test-only pip race registered."""
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "games.sqlite"), "SECRET_KEY": "test"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Api:
+    """``client`` with its session's CSRF token on every write."""
+
+    def __init__(self, client):
+        self.client = client
+        self.csrf = client.get("/api/session").json["csrf"]
+
+    def post(self, url, body=None, **kwargs):
+        headers = {"X-CSRF-Token": self.csrf, **kwargs.pop("headers", {})}
+        return self.client.post(url, json=body, headers=headers, **kwargs)
+
+    def new_game(self, game="test/pip-race", players=("Ana", "Bo"), **options):
+        response = self.post("/api/games", {"game": game, "players": list(players), "options": options})
+        assert response.status_code == 201, response.json
+        return response.json["id"]
+
+    def view(self, game_id):
+        return self.client.get(f"/api/games/{game_id}").json["view"]
+
+    def move(self, game_id, type, player=None, **data):
+        return self.post(f"/api/games/{game_id}/events", {"type": type, "player": player, "data": data})
+
+    def roll(self, game_id, *faces, player=None):
+        return self.move(game_id, "roll", player or self.view(game_id)["turn"], faces=list(faces))
+
+
+@pytest.fixture
+def api(client):
+    return Api(client)

@@ -1,0 +1,127 @@
+from scoring.games import GAMES
+
+
+def test_the_catalog_offers_every_game_with_its_options(api):
+    catalog = api.client.get("/api/catalog").json
+    names = {game["name"] for game in catalog["games"]}
+    assert names == set(GAMES)
+    race = next(game for game in catalog["games"] if game["name"] == "test/pip-race")
+    assert race["die_kind"] == "d6"
+    assert race["options"] == [
+        {
+            "name": "target",
+            "type": "int",
+            "default": 20,
+            "help": "first to this many pips wins",
+            "choices": None,
+            "minimum": 1,
+            "maximum": None,
+        }
+    ]
+    assert catalog["die_kinds"]["d6"]["labels"] == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_a_game_is_created_listed_and_viewed(api):
+    game_id = api.new_game(players=("Ana", "Bo"), target=9)
+    listed = api.client.get("/api/games").json["games"]
+    assert [(game["id"], game["players"], game["finished"]) for game in listed] == [(1, ["Ana", "Bo"], False)]
+    view = api.view(game_id)
+    assert view["options"] == {"target": 9}
+    assert view["totals"] == {"Ana": 0, "Bo": 0}
+    assert view["allowed"][view["turn"]] == ["roll"]
+
+
+def test_a_roll_is_scored_and_shows_in_the_history_with_its_time(api):
+    game_id = api.new_game()
+    roller = api.view(game_id)["turn"]
+    response = api.roll(game_id, "3", "4")
+    assert response.status_code == 201
+    assert response.json["event"]["seq"] == 3 and response.json["view"]["totals"][roller] == 7
+    events = api.client.get(f"/api/games/{game_id}/events").json["events"]
+    assert [event["type"] for event in events] == ["start", "shuffle", "roll"]
+    assert all(event["at"] for event in events)
+    assert events[2]["faces"] == ["3", "4"] and events[2]["in_force"]
+
+
+def test_a_correction_rederives_the_totals_and_undo_takes_it_back(api):
+    game_id = api.new_game()
+    roller = api.view(game_id)["turn"]
+    api.roll(game_id, "3", "4")
+    assert api.move(game_id, "correct", roll=3, faces=["6", "4"]).status_code == 201
+    assert api.view(game_id)["totals"][roller] == 10
+    events = api.client.get(f"/api/games/{game_id}/events").json["events"]
+    assert events[2]["faces"] == ["6", "4"] and events[2]["corrected"]
+
+    assert api.move(game_id, "undo").status_code == 201
+    assert api.view(game_id)["totals"][roller] == 7
+    assert api.move(game_id, "undo").status_code == 201
+    assert api.view(game_id)["totals"][roller] == 0
+    events = api.client.get(f"/api/games/{game_id}/events").json["events"]
+    assert [event["in_force"] for event in events] == [True, True, False, False, False, False]
+
+
+def test_the_game_ends_with_its_winner(api):
+    game_id = api.new_game(target=5)
+    api.roll(game_id, "6", "6")
+    view = api.view(game_id)
+    assert view["finished"] and len(view["winners"]) == 1
+
+
+def test_export_as_json_lines_and_csv(api):
+    game_id = api.new_game()
+    api.roll(game_id, "1", "2")
+    jsonl = api.client.get(f"/api/games/{game_id}/export.jsonl")
+    assert jsonl.mimetype == "application/x-ndjson"
+    assert "attachment" in jsonl.headers["Content-Disposition"]
+    lines = jsonl.get_data(as_text=True).splitlines()
+    assert len(lines) == 3 and '"faces": ["1", "2"]' in lines[2]
+    rows = api.client.get(f"/api/games/{game_id}/export.csv").get_data(as_text=True).splitlines()
+    assert rows[0] == "seq,at,type,player,auto,faces,data"
+    seq, at, kind, player, auto, faces = rows[3].split(",")[:6]
+    assert (seq, kind, auto, faces) == ("3", "roll", "0", "1 2") and player in ("Ana", "Bo")
+
+
+def test_refusals_are_4xx_with_a_message(api):
+    game_id = api.new_game()
+    not_turn = next(p for p in ("Ana", "Bo") if p != api.view(game_id)["turn"])
+    refusals = [
+        (api.roll(game_id, "3", "4", player=not_turn), 400, "turn"),
+        (api.roll(game_id, "3"), 400, "2"),
+        (api.move(game_id, "correct", roll=2, faces=["1", "2"]), 400, "roll"),
+        (api.move(game_id, "correct", roll=3, faces=["AS", "2"]), 400, "not a face of d6"),
+        (api.move(game_id, "fly"), 400, "no event"),
+        (api.move(game_id, "undo"), 400, "nothing to undo"),
+        (api.move(99, "undo"), 404, "no game 99"),
+        (api.post("/api/games", {"game": "chess", "players": ["A"]}), 400, "unknown game"),
+        (api.post("/api/games", {"game": "test/pip-race", "players": []}), 400, "players"),
+        (api.post("/api/games", {"game": "test/pip-race", "players": ["A"], "colour": 1}), 400, "colour"),
+        (api.client.get("/api/games/99"), 404, "no game"),
+        (api.client.get("/api/games/99999999999999999999999"), 404, ""),
+        (api.client.delete(f"/api/games/{game_id}"), 405, ""),
+    ]
+    for response, status, words in refusals:
+        assert response.status_code == status, response.json
+        assert words in response.json["error"]
+    assert len(api.client.get(f"/api/games/{game_id}/events").json["events"]) == 2
+
+
+def test_a_correction_to_a_label_outside_the_die_kind_changes_nothing(api):
+    game_id = api.new_game()
+    api.roll(game_id, "3", "4")
+    before = api.client.get(f"/api/games/{game_id}/export.jsonl").data
+    response = api.move(game_id, "correct", roll=3, faces=["CUBES", "4"])
+    assert response.status_code == 400 and "CUBES is not a face of d6 dice" in response.json["error"]
+    assert api.client.get(f"/api/games/{game_id}/export.jsonl").data == before
+
+
+def test_a_real_game_plays_through_the_api(api):
+    """Cubes: a roll moves points between the pot and the players; correcting it moves
+    them back."""
+    game_id = api.new_game("cubes", ("Ana", "Bo"))
+    pot = api.view(game_id)["pot"]
+    assert api.roll(game_id, "3", "4", "BLANK", "BLANK", "BLANK", "BLANK").status_code == 201
+    assert api.view(game_id)["pot"] == pot - 7
+    corrected = ["3", "5", "BLANK", "BLANK", "BLANK", "BLANK"]
+    assert api.move(game_id, "correct", roll=2, faces=corrected).status_code == 201
+    view = api.view(game_id)
+    assert view["pot"] == pot - 8 and view["points"]["Ana"] == 15 + 8

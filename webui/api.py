@@ -1,0 +1,181 @@
+"""The JSON API: the games on offer, creating a game, a game's view and history,
+appending any event (rolls, corrections, undo and each game's own moves), and export.
+
+Every refusal is a 4xx with ``{"error": message}`` and leaves the log as it was.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import BadRequest
+
+from dicescore.ledger import UnknownGame
+from scoring.faces import DIE_KINDS, UnknownFace
+from scoring.game import Event, IllegalMove
+from scoring.games import GAMES
+from webui import security
+from webui.db import get_ledger
+from webui.table import catalog, csv_export, die_kinds, history, table
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+# SQLite integers are 64-bit: a bigger id in a URL is simply no game.
+GAME_ID = "<int(min=1, max=9223372036854775807):game_id>"
+MAX_JSON_DEPTH = 16
+Result = TypeVar("Result")
+
+
+@bp.before_request
+def check_writes() -> None:
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        security.check_write()
+
+
+def read_json() -> Any:
+    """The request body as JSON: strict (no NaN), shallow, and valid UTF-8 throughout."""
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{constant} is not JSON")
+
+    try:
+        payload = json.loads(request.get_data(), parse_constant=refuse)
+    except (ValueError, RecursionError) as error:
+        raise BadRequest(f"the body must be JSON: {error}") from None
+    check_plain(payload, MAX_JSON_DEPTH)
+    return payload
+
+
+def check_plain(value: Any, depth: int) -> None:
+    if depth < 0:
+        raise BadRequest("the JSON is nested too deeply")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadRequest("text must be valid Unicode (no lone surrogates)") from None
+    elif isinstance(value, list):
+        for item in value:
+            check_plain(item, depth - 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_plain(key, depth - 1)
+            check_plain(item, depth - 1)
+
+
+def fields(payload: Any, allowed: set[str]) -> dict[str, Any]:
+    if not isinstance(payload, dict):
+        raise BadRequest("the body must be a JSON object")
+    unknown = sorted(set(payload) - allowed)
+    if unknown:
+        raise BadRequest(f"unknown field {unknown[0]!r}; fields are {', '.join(sorted(allowed))}")
+    return payload
+
+
+def by_the_rules(action: Callable[[], Result]) -> Result:
+    """Run a write that the rules check.  A rules module that chokes on odd data (rather
+    than refusing it with IllegalMove) must not turn a bad request into a 500: the ledger
+    has rolled back, so the move is refused and the failure logged for its authors."""
+    try:
+        return action()
+    except (IllegalMove, UnknownFace, UnknownGame):
+        raise
+    except Exception as error:
+        current_app.logger.exception("the rules failed on a request")
+        raise IllegalMove(f"the rules could not read this move ({type(error).__name__})") from None
+
+
+def check_correction(start: Event, event: Event) -> None:
+    """A correction may only name faces of the game's die kind."""
+    game = GAMES.get(start.data.get("game"))
+    kind = DIE_KINDS.get(game.die_kind) if game else None
+    if kind is None:
+        raise IllegalMove("this game has no dice to correct")
+    faces = event.data.get("faces")
+    if not isinstance(faces, list) or not all(isinstance(face, str) for face in faces):
+        raise IllegalMove("a correction needs 'faces', a list of face labels")
+    for face in faces:
+        kind.check(face)
+
+
+# -- reading ------------------------------------------------------------------------------
+@bp.get("/session")
+def session_info():
+    return jsonify(csrf=security.csrf_token(), pin_required=security.pin_required(), joined=security.joined())
+
+
+@bp.get("/catalog")
+def game_catalog():
+    return jsonify(games=catalog(), die_kinds=die_kinds())
+
+
+@bp.get("/games")
+def game_list():
+    return jsonify(games=get_ledger().games())
+
+
+@bp.get(f"/games/{GAME_ID}")
+def game_view(game_id: int):
+    state = table(get_ledger(), game_id)
+    return jsonify(id=game_id, version=state["version"], view=state["view"], dice=state["dice"])
+
+
+@bp.get(f"/games/{GAME_ID}/events")
+def game_history(game_id: int):
+    return jsonify(events=history(get_ledger().events(game_id)))
+
+
+@bp.get(f"/games/{GAME_ID}/export.jsonl")
+def export_jsonl(game_id: int):
+    return download(get_ledger().export_jsonl(game_id), "application/x-ndjson", f"game-{game_id}.jsonl")
+
+
+@bp.get(f"/games/{GAME_ID}/export.csv")
+def export_csv(game_id: int):
+    return download(csv_export(get_ledger().events(game_id)), "text/csv", f"game-{game_id}.csv")
+
+
+def download(text: str, mimetype: str, filename: str) -> Response:
+    response = Response(text, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# -- writing ------------------------------------------------------------------------------
+@bp.post("/join")
+def join_table():
+    payload = fields(read_json(), {"pin"})
+    if not security.join(payload.get("pin")):
+        raise security.MissingPin("wrong PIN")
+    return jsonify(joined=True)
+
+
+@bp.post("/games")
+def create_game():
+    payload = fields(read_json(), {"game", "players", "options"})
+    name = payload.get("game")
+    if not isinstance(name, str):
+        raise IllegalMove("'game' must be a game's name; GET /api/catalog lists them")
+    ledger = get_ledger()
+    game_id = by_the_rules(lambda: ledger.new_game(name, payload.get("players"), payload.get("options")))
+    current_app.extensions["dicescore.changes"].notify()
+    return jsonify(id=game_id, view=ledger.game(game_id).view()), 201
+
+
+@bp.post(f"/games/{GAME_ID}/events")
+def append_event(game_id: int):
+    ledger = get_ledger()
+    start = ledger.events(game_id)[0]  # an unknown game is a 404 before anything else
+    payload = fields(read_json(), {"type", "player", "data"})
+    event = Event.from_json(
+        {"type": payload.get("type"), "player": payload.get("player"), "data": payload.get("data", {})}
+    )
+    if event.type == "correct":
+        check_correction(start, event)
+    stored = by_the_rules(lambda: ledger.append(game_id, event))
+    current_app.extensions["dicescore.changes"].notify()
+    state = table(ledger, game_id)
+    return jsonify(event=stored.to_json(), version=state["version"], view=state["view"]), 201

@@ -1,0 +1,35 @@
+"""One ledger connection per request, kept on ``g`` and closed at teardown."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask, current_app, g
+
+from dicescore.ledger import Ledger, connect
+
+
+def default_database() -> Path:
+    """$DICESCORE_HOME/games.sqlite, else the user's data folder."""
+    home = os.environ.get("DICESCORE_HOME")
+    if home:
+        return Path(home) / "games.sqlite"
+    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data) / "dicescore" / "games.sqlite"
+
+
+def get_ledger() -> Ledger:
+    if "ledger" not in g:
+        g.ledger = Ledger(connect(current_app.config["DATABASE"]))
+    return g.ledger
+
+
+def close_ledger(error: BaseException | None = None) -> None:
+    ledger = g.pop("ledger", None)
+    if ledger is not None:
+        ledger.close()
+
+
+def init_app(app: Flask) -> None:
+    app.teardown_appcontext(close_ledger)

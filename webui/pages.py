@@ -1,0 +1,171 @@
+"""The HTML pages: the new-game page (with games in progress to resume), the join page,
+and the table page, whose board is rendered here and redrawn by the stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from werkzeug.exceptions import Forbidden
+
+from dicescore.ledger import Ledger
+from scoring.faces import DIE_KINDS, DieKind
+from scoring.game import IllegalMove
+from scoring.games import GAMES
+from webui import security
+from webui.db import get_ledger
+from webui.table import GOAL_KEYS, catalog, face_colour, face_text, options_from_form, table
+
+bp = Blueprint("pages", __name__)
+
+GAME_ID = "<int(min=1, max=9223372036854775807):game_id>"
+# Moves whose data a player must enter; any other allowed move is a plain button.
+MOVES_WITH_DATA = frozenset({"roll"})
+
+
+@bp.app_template_filter("face")
+def face_filter(label: str) -> str:
+    return face_text(label)
+
+
+@bp.app_template_filter("colour")
+def colour_filter(label: str) -> str:
+    return face_colour(label)
+
+
+@bp.app_template_filter("words")
+def words_filter(key: str) -> str:
+    return key.replace("_", " ")
+
+
+@bp.get("/")
+def index():
+    return render_new_game()
+
+
+def render_new_game(error: str | None = None, status: int = 200):
+    games = get_ledger().games()
+    return (
+        render_template(
+            "index.html",
+            catalog=catalog(),
+            in_progress=[game for game in games if not game["finished"]],
+            finished=[game for game in games if game["finished"]],
+            error=error,
+        ),
+        status,
+    )
+
+
+@bp.post("/")
+def new_game():
+    if not security.joined():
+        return redirect(url_for("pages.join", next=url_for("pages.index")))
+    security.check_write()
+    name = request.form.get("game", "")
+    players = [player.strip() for player in request.form.getlist("player") if player.strip()]
+    try:
+        if name not in GAMES:
+            raise IllegalMove("choose a game")
+        options = options_from_form(GAMES[name], request.form)
+        game_id = get_ledger().new_game(name, players, options)
+    except IllegalMove as error:
+        return render_new_game(str(error), 400)
+    current_app.extensions["dicescore.changes"].notify()
+    return redirect(url_for("pages.table_page", game_id=game_id))
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join():
+    next_page = request.values.get("next", "")
+    if not next_page.startswith("/") or next_page.startswith("//"):
+        next_page = url_for("pages.index")  # only ever back to a page of this app
+    error = None
+    if request.method == "POST":
+        sent = request.form.get("csrf_token")
+        if not security.same(sent, security.csrf_token()):
+            raise security.BadCsrfToken()
+        if security.join(request.form.get("pin", "").strip()):
+            return redirect(next_page)
+        error = "That is not the PIN shown where the table is served."
+    status = 403 if error else 200
+    return render_template("join.html", next_page=next_page, error=error), status
+
+
+@bp.get(f"/games/{GAME_ID}")
+def table_page(game_id: int):
+    state = table(get_ledger(), game_id)
+    kind = DIE_KINDS.get(state["die_kind"] or "")
+    faces = {
+        "labels": list(kind.labels) if kind else [],
+        "texts": {label: face_text(label) for label in kind.labels} if kind else {},
+        "colours": {label: face_colour(label) for label in kind.labels} if kind else {},
+    }
+    return render_template("table.html", t=state, board_html=render_board(state), faces=faces)
+
+
+@bp.get(f"/games/{GAME_ID}/board")
+def board_fragment(game_id: int):
+    return board(get_ledger(), game_id)
+
+
+def board(ledger: Ledger, game_id: int) -> dict[str, Any]:
+    """The board (everything on the table page that changes), rendered, with its version."""
+    state = table(ledger, game_id)
+    notes = state["view"]["notes"]
+    return {"version": state["version"], "html": render_board(state), "last_note": notes[-1] if notes else ""}
+
+
+def render_board(state: dict[str, Any]) -> str:
+    view = state["view"]
+    kind = DIE_KINDS.get(state["die_kind"] or "")
+    players = view["players"]
+    # Details keyed by player (points, chips...) become scoreboard columns.
+    columns = {
+        key: value
+        for key, value in state["details"].items()
+        if isinstance(value, dict) and set(value) == set(players)
+    }
+    goal = {key: state["details"][key] for key in GOAL_KEYS if key in state["details"]}
+    other_details = {
+        key: value for key, value in state["details"].items() if key not in columns and key not in goal
+    }
+    rollers = [player for player in players if "roll" in view["allowed"].get(player, [])]
+    buttons = [
+        (player, move)
+        for player in players
+        for move in view["allowed"].get(player, [])
+        if move not in MOVES_WITH_DATA
+    ]
+    entry_faces = dice_to_enter(state["dice"], kind)
+    return render_template(
+        "_board.html",
+        t=state,
+        view=view,
+        kind=kind,
+        columns=columns,
+        goal=goal,
+        other_details=other_details,
+        rollers=rollers,
+        buttons=buttons,
+        entry_faces=entry_faces,
+        moves_with_data=MOVES_WITH_DATA,
+        can_write=security.joined(),
+    )
+
+
+def dice_to_enter(last_roll: dict[str, Any] | None, kind: DieKind | None) -> list[str]:
+    """What the dice-entry pickers start at: the last roll (dice a player holds stay as
+    they were), else a full roll of different faces."""
+    if kind is None:
+        return []
+    if last_roll is not None:
+        return last_roll["faces"]
+    return [kind.labels[i % len(kind.labels)] for i in range(kind.dice or 2)]
+
+
+@bp.errorhandler(Forbidden)
+def forbidden(error: Forbidden):
+    if isinstance(error, security.MissingPin):
+        return redirect(url_for("pages.join", next=request.path))
+    return render_template("error.html", error=error), 403

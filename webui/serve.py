@@ -1,0 +1,65 @@
+"""``dicescore serve``: the app under waitress, on this machine or shared on the LAN.
+
+On the LAN (any host other than loopback) it prints the address to open, as text and as
+a QR code, and a join PIN that every write must carry.
+"""
+
+from __future__ import annotations
+
+import secrets
+import socket
+import sys
+from pathlib import Path
+
+import waitress
+
+from webui import create_app, db
+from webui.qr import qr_text
+from webui.sources import feed, open_source
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# Each open table page holds one thread for its live stream; leave plenty for requests.
+THREADS = 32
+
+
+def secret_key(database: Path) -> str:
+    """The session-signing key, kept beside the database so that sessions (and a joined
+    PIN) survive a restart."""
+    path = database.parent / "webui-secret.key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32), encoding="ascii")
+        path.chmod(0o600)
+    return path.read_text(encoding="ascii").strip()
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (no packet is sent: connecting a UDP socket only
+    picks the outgoing interface)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname()
+
+
+def serve(host: str, port: int, database: str | None, source: str | None) -> None:
+    path = Path(database) if database else db.default_database()
+    shared = host not in LOOPBACK
+    rolls = open_source(source)  # a bad source fails before the server starts
+    app = create_app(
+        {
+            "DATABASE": str(path),
+            "SECRET_KEY": secret_key(path),
+            "PIN": f"{secrets.randbelow(10**6):06d}" if shared else None,
+        }
+    )
+    if rolls is not None:
+        feed(app, rolls)
+    url = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
+    print(f"dicescore: the table is at {url}  (games in {path})", file=sys.stderr)
+    if shared:
+        print(qr_text(url), file=sys.stderr)
+        print(f"dicescore: join PIN {app.config['PIN']}  (needed to play; anyone may watch)", file=sys.stderr)
+    waitress.serve(app, host=host, port=port, threads=THREADS, ident="dicescore")

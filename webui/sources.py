@@ -1,0 +1,134 @@
+"""Where rolls come from when nobody types them in: the seam for the camera.
+
+A source yields settled rolls; ``feed`` appends each one to the table's game (the newest
+game in progress that lets someone roll now) as that player's roll.  Until the camera
+pipeline lands (``vision``, issue 5) the one source is a recording: a JSON-lines file
+with one roll a line, either ``{"faces": [labels], "top": [[[label, p], ...], ...]}`` or
+the ``{"dice": [{"label", "top", ...}]}`` shape ``dicescore watch`` prints, optionally
+with ``"wait": seconds`` before it (default ``RECORDED_PACE``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from dicescore.ledger import Ledger
+from scoring.faces import UnknownFace
+from scoring.game import Event, IllegalMove
+from scoring.games import GAMES
+
+RECORDED_PACE = 3.0  # seconds between recorded rolls, about a real table's pace
+WAIT_FOR_GAME = 0.5  # how often to look for a game that takes the next roll
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One settled roll: its faces and, per die, the classifier's top-k guesses."""
+
+    faces: list[str]
+    top: list[list[Any]] | None = None
+    wait: float = RECORDED_PACE
+
+    def event(self, player: str) -> Event:
+        data: dict[str, Any] = {"faces": self.faces}
+        if self.top is not None:
+            data["top"] = self.top
+        return Event("roll", data, player)
+
+
+class RecordedRolls:
+    """Rolls read from a JSON-lines recording, at the pace it asks for."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.rolls = [parse_roll(line, number) for number, line in self.lines()]
+
+    def lines(self) -> Iterator[tuple[int, str]]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise IllegalMove(f"cannot read the recording {self.path}: {error.strerror}") from None
+        return ((number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip())
+
+    def __iter__(self) -> Iterator[Roll]:
+        for roll in self.rolls:
+            time.sleep(roll.wait)
+            yield roll
+
+
+def parse_roll(line: str, number: int) -> Roll:
+    try:
+        record = json.loads(line)
+        if "dice" in record:
+            dice = record["dice"]
+            faces = [die["label"] for die in dice]
+            top = [die.get("top", []) for die in dice]
+        else:
+            faces, top = record["faces"], record.get("top")
+        wait = float(record.get("wait", RECORDED_PACE))
+    except (ValueError, TypeError, KeyError) as error:
+        raise IllegalMove(f"recording line {number} is not a roll: {error}") from None
+    if not isinstance(faces, list) or not all(isinstance(face, str) for face in faces):
+        raise IllegalMove(f"recording line {number}: faces must be a list of labels")
+    return Roll(faces, top, wait)
+
+
+def open_source(spec: str | None):
+    """The source named on the command line: none (dice entered by hand) or a recording."""
+    if spec in (None, "", "manual"):
+        return None
+    if spec.endswith(".jsonl"):
+        return RecordedRolls(spec)
+    raise IllegalMove(
+        f"unknown source {spec!r}: until the camera pipeline lands, use 'manual' "
+        "or a .jsonl recording of rolls"
+    )
+
+
+def table_game(ledger: Ledger) -> tuple[int, str] | None:
+    """The game a camera at the table is watching: the newest dice game in progress in
+    which someone may roll now, with that player (the one whose turn it is, if several)."""
+    for listed in ledger.games():
+        game_class = GAMES.get(listed["game"])
+        if listed["finished"] or game_class is None or game_class.die_kind is None:
+            continue
+        game = ledger.game(listed["id"])
+        rollers = [player for player, moves in game.allowed().items() if "roll" in moves]
+        if rollers:
+            return listed["id"], game.turn() if game.turn() in rollers else rollers[0]
+    return None
+
+
+def feed(app: Flask, source) -> threading.Thread:
+    """Append every roll of ``source`` to the table's game, in a background thread."""
+
+    def run() -> None:
+        ledger = Ledger.open(app.config["DATABASE"])
+        try:
+            for roll in source:
+                while (target := table_game(ledger)) is None:
+                    time.sleep(WAIT_FOR_GAME)
+                game_id, player = target
+                try:
+                    ledger.append(game_id, roll.event(player))
+                except (IllegalMove, UnknownFace) as error:
+                    log.warning("roll %s not scored: %s", " ".join(roll.faces), error)
+                    continue
+                app.extensions["dicescore.changes"].notify()
+        finally:
+            ledger.close()
+
+    thread = threading.Thread(target=run, name="dicescore-source", daemon=True)
+    thread.start()
+    return thread

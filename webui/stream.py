@@ -1,0 +1,60 @@
+"""Server-sent events: each open table page gets the table again whenever its game's
+log grows, so every device shows a move within a second.
+
+A stream sends ``event: table`` (the rendered board, with the log's length as version)
+at once and after every change, a comment line as a keep-alive otherwise, and ends after
+``STREAM_SECONDS``; the browser's EventSource then reconnects by itself.  Ending streams
+keeps waitress's worker threads from being held forever by closed tabs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import closing
+
+from flask import Blueprint, Response, current_app, stream_with_context
+
+from dicescore.ledger import Ledger
+from webui.changes import log_length
+from webui.db import get_ledger
+from webui.pages import board
+
+bp = Blueprint("stream", __name__, url_prefix="/stream")
+
+KEEP_ALIVE_SECONDS = 15
+
+
+@bp.get("/games/<int(min=1, max=9223372036854775807):game_id>")
+def game_stream(game_id: int):
+    get_ledger().events(game_id)  # an unknown game is a 404 now, not a stream that never says anything
+    database = current_app.config["DATABASE"]
+    changes = current_app.extensions["dicescore.changes"]
+    poll = current_app.config["STREAM_POLL_SECONDS"]
+    ends = time.monotonic() + current_app.config["STREAM_SECONDS"]
+
+    def table_events():
+        # The request's connection closes when the view returns: the stream has its own.
+        with closing(Ledger.open(database)) as ledger:
+            yield from watch(ledger)
+
+    def watch(ledger: Ledger):
+        sent_version = None
+        last_write = time.monotonic()
+        while time.monotonic() < ends:
+            seen = changes.generation  # read before the log, so no append slips between
+            version = log_length(ledger.db, game_id)
+            if version != sent_version:
+                payload = board(ledger, game_id)
+                sent_version = payload["version"]
+                yield f"event: table\ndata: {json.dumps(payload)}\n\n"
+                last_write = time.monotonic()
+            elif time.monotonic() - last_write > KEEP_ALIVE_SECONDS:
+                yield ": keep-alive\n\n"
+                last_write = time.monotonic()
+            changes.wait(seen, poll)
+
+    response = Response(stream_with_context(table_events()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # no proxy may hold the events back
+    return response

@@ -1,0 +1,175 @@
+"""What the pages and the API show: the games on offer, and one game's table (its view,
+its history with undone moves and corrections marked, the dice showing)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dicescore.ledger import Ledger
+from scoring.faces import DIE_KINDS, Card, Joker, UnknownFace, parse_face
+from scoring.game import Event, Game, IllegalMove, Option
+from scoring.games import GAMES
+from scoring.replay import corrected_moves, moves_in_force, replay
+
+# The keys every view has; anything else in a view is the game's own details.
+VIEW_KEYS = frozenset(
+    {"game", "title", "players", "options", "totals", "turn", "roll", "make", "allowed", "finished"}
+    | {"winners", "notes"}
+)
+# Details shown first, as the goal of the moment, when a game reports them.
+GOAL_KEYS = ("target", "goal", "spinner", "round", "set", "hand")
+
+
+def option_type(option: Option) -> str:
+    if isinstance(option.default, bool):
+        return "bool"
+    return "int" if isinstance(option.default, int) else "str"
+
+
+def game_info(game: type[Game]) -> dict[str, Any]:
+    return {
+        "name": game.name,
+        "title": game.title,
+        "die_kind": game.die_kind,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "options": [
+            {
+                "name": name,
+                "type": option_type(option),
+                "default": option.default,
+                "help": option.help,
+                "choices": list(option.choices) if option.choices is not None else None,
+                "minimum": option.minimum,
+                "maximum": option.maximum,
+            }
+            for name, option in game.options_spec.items()
+        ],
+    }
+
+
+def catalog() -> list[dict[str, Any]]:
+    """Every game dicescore scores, with its options, sorted by title."""
+    return [game_info(game) for game in sorted(GAMES.values(), key=lambda game: game.title)]
+
+
+def die_kinds() -> dict[str, dict[str, Any]]:
+    return {name: {"labels": list(kind.labels), "dice": kind.dice} for name, kind in DIE_KINDS.items()}
+
+
+def options_from_form(game: type[Game], form: Mapping[str, str]) -> dict[str, Any]:
+    """A game's options from the new-game form, whose fields are named ``<game>:<option>``;
+    the game itself checks the values."""
+    options: dict[str, Any] = {}
+    for name, option in game.options_spec.items():
+        field = f"{game.name}:{name}"
+        kind = option_type(option)
+        if kind == "bool":
+            options[name] = field in form
+        elif field in form:
+            text = form[field].strip()
+            if kind == "int":
+                try:
+                    options[name] = int(text)
+                except ValueError:
+                    raise IllegalMove(f"option {name} must be a whole number") from None
+            else:
+                options[name] = text
+    return options
+
+
+def face_text(label: str) -> str:
+    """A label as a player reads it: 10♥, Joker, CUBES, 4."""
+    try:
+        face = parse_face(label)
+    except UnknownFace:
+        return label
+    if isinstance(face, Joker):
+        return "Joker"
+    return str(face)
+
+
+def face_colour(label: str) -> str:
+    try:
+        face = parse_face(label)
+    except UnknownFace:
+        return ""
+    if isinstance(face, Card):
+        return "red" if face.suit.is_red else "black"
+    if isinstance(face, Joker):
+        return face.colour.lower()
+    return ""
+
+
+def describe(event: Event) -> str:
+    """One event in words, for the history."""
+    data = dict(event.data)
+    if event.type == "start":
+        return f"{data.get('game')} with {', '.join(map(str, data.get('players', [])))}"
+    if event.type == "correct":
+        faces = data.get("faces")
+        shown = " ".join(face_text(str(face)) for face in faces) if isinstance(faces, list) else "?"
+        return f"roll #{data.get('roll')} corrected to {shown}"
+    if isinstance(data.get("faces"), list):
+        data.pop("faces")
+        data.pop("top", None)  # the classifier's guesses: shown when correcting
+    return ", ".join(f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in data.items())
+
+
+def history(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """Every event, newest last, marked ``in_force`` (not undone); a roll carries the faces
+    it counts with now (after corrections) as ``faces``."""
+    in_force = {event.seq for event in moves_in_force(events)}
+    counted = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
+    rows = []
+    for event in events:
+        faces = event.data.get("faces")
+        row = {**event.to_json(), "text": describe(event), "in_force": event.seq in in_force}
+        if isinstance(faces, list) and event.type != "correct":
+            row["faces"] = [str(face) for face in counted.get(event.seq, faces)]
+            row["corrected"] = row["faces"] != faces
+            row["top"] = event.data.get("top")  # the classifier's top-k per die, when read by camera
+        rows.append(row)
+    return rows
+
+
+def table(ledger: Ledger, game_id: int) -> dict[str, Any]:
+    """Everything the table page shows for one game."""
+    events = ledger.events(game_id)
+    game = replay(events)
+    rows = history(events)
+    rolls = [row for row in rows if "faces" in row and row["in_force"]]
+    view = game.view()
+    return {
+        "id": game_id,
+        "version": len(events),
+        "view": view,
+        "details": {key: value for key, value in view.items() if key not in VIEW_KEYS},
+        "die_kind": game.die_kind,
+        "history": rows,
+        "dice": rolls[-1] if rolls else None,
+    }
+
+
+def csv_export(events: Sequence[Event]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["seq", "at", "type", "player", "auto", "faces", "data"])
+    for event in events:
+        faces = event.data.get("faces")
+        writer.writerow(
+            [
+                event.seq,
+                event.at,
+                event.type,
+                event.player or "",
+                int(event.auto),
+                " ".join(map(str, faces)) if isinstance(faces, list) else "",
+                json.dumps(dict(event.data), ensure_ascii=False),
+            ]
+        )
+    return out.getvalue()
