@@ -31,7 +31,9 @@ Result = TypeVar("Result")
 
 @bp.before_request
 def check_writes() -> None:
-    if request.method not in ("GET", "HEAD", "OPTIONS"):
+    if request.endpoint == "api.join_table":
+        security.check_csrf()  # joining is how a player gets the PIN into their session
+    elif request.method not in ("GET", "HEAD", "OPTIONS"):
         security.check_write()
 
 
@@ -156,11 +158,16 @@ def join_table():
 @bp.post("/games")
 def create_game():
     payload = fields(read_json(), {"game", "players", "options"})
-    name = payload.get("game")
+    name, players, options = payload.get("game"), payload.get("players"), payload.get("options", {})
+    # Checked here because the ledger would take "AB" as players A and B, and pairs as options.
     if not isinstance(name, str):
         raise IllegalMove("'game' must be a game's name; GET /api/catalog lists them")
+    if not isinstance(players, list):
+        raise IllegalMove("'players' must be a list of names")
+    if not isinstance(options, dict):
+        raise IllegalMove("'options' must be an object")
     ledger = get_ledger()
-    game_id = by_the_rules(lambda: ledger.new_game(name, payload.get("players"), payload.get("options")))
+    game_id = by_the_rules(lambda: ledger.new_game(name, players, options))
     current_app.extensions["dicescore.changes"].notify()
     return jsonify(id=game_id, view=ledger.game(game_id).view()), 201
 

@@ -82,9 +82,7 @@ def join():
         next_page = url_for("pages.index")  # only ever back to a page of this app
     error = None
     if request.method == "POST":
-        sent = request.form.get("csrf_token")
-        if not security.same(sent, security.csrf_token()):
-            raise security.BadCsrfToken()
+        security.check_csrf()
         if security.join(request.form.get("pin", "").strip()):
             return redirect(next_page)
         error = "That is not the PIN shown where the table is served."

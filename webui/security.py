@@ -51,11 +51,15 @@ def join(pin: str) -> bool:
 
 def check_write() -> None:
     """Refuse a write (403) that lacks the CSRF token or, on the LAN, the PIN."""
+    check_csrf()
+    if not (joined() or same(request.headers.get(PIN_HEADER), current_app.config["PIN"])):
+        raise MissingPin()
+
+
+def check_csrf() -> None:
     sent = request.headers.get(CSRF_HEADER) or request.form.get("csrf_token")
     if not same(sent, session.get("csrf")):
         raise BadCsrfToken()
-    if not (joined() or same(request.headers.get(PIN_HEADER), current_app.config["PIN"])):
-        raise MissingPin()
 
 
 def same(given: object, expected: object) -> bool:

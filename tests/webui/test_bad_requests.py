@@ -1,0 +1,182 @@
+"""Thousands of bad requests: each gets a 4xx with a message, none a 5xx, and no game's
+log changes."""
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.faces import ALL_LABELS
+from webui import create_app
+
+PIN = "135790"
+JUNK_LABELS = [*ALL_LABELS, "", "0", "7", "11S", "1S", "ZZ", "JOKER", "cubes ", "T", "AS AS", None, 3, [], {}]
+
+
+@pytest.fixture
+def tables(tmp_path, pip_race):
+    """A LAN app (PIN and CSRF) holding a pip race, a Cubes game and a Square Shooters game
+    mid-play, and a client who has joined."""
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "bad.sqlite"), "SECRET_KEY": "t", "PIN": PIN}
+    )
+    client = app.test_client()
+    csrf = client.get("/api/session").json["csrf"]
+    headers = {"X-CSRF-Token": csrf, "X-Dicescore-PIN": PIN}
+    games = {}
+    for name, players in (("test/pip-race", ["Ana", "Bo"]), ("cubes", ["Ana", "Bo", "Cy"])):
+        games[name] = client.post(
+            "/api/games", json={"game": name, "players": players}, headers=headers
+        ).json["id"]
+    race = client.get(f"/api/games/{games['test/pip-race']}").json["view"]["turn"]
+    client.post(f"/api/games/{games['test/pip-race']}/events", json=roll(race, "2", "5"), headers=headers)
+    cubes = ["CUBES", "3", "4", "5", "BLANK", "BLANK"]
+    client.post(f"/api/games/{games['cubes']}/events", json=roll("Ana", *cubes), headers=headers)
+    client.post("/api/join", json={"pin": PIN}, headers={"X-CSRF-Token": csrf})
+    return client, csrf, games
+
+
+def not_on_turn(client, game_id):
+    view = client.get(f"/api/games/{game_id}").json["view"]
+    return [player for player in view["players"] if player != view["turn"]] + ["Zed", "", "ana", None, 5]
+
+
+def roll(player, *faces):
+    return {"type": "roll", "player": player, "data": {"faces": list(faces)}}
+
+
+def logs(client, games):
+    return {game_id: client.get(f"/api/games/{game_id}/export.jsonl").data for game_id in games.values()}
+
+
+def bad_requests(rng: random.Random, client, csrf: str, games: dict[str, int]):
+    """(method, url, body bytes or JSON, headers) of requests that must all be refused."""
+    ids = list(games.values())
+    wrong_players = {game_id: not_on_turn(client, game_id) for game_id in ids}
+    good = {"X-CSRF-Token": csrf}
+    while True:
+        game_id = rng.choice(ids)
+        events = f"/api/games/{game_id}/events"
+        case = rng.randrange(14)
+        if case == 0:  # not JSON at all
+            body = bytes(rng.randrange(256) for _ in range(rng.randrange(40)))
+            yield "POST", events, body + b"{", good
+        elif case == 1:  # JSON, but not as the API takes it
+            body = rng.choice(
+                ["[]", "null", "1", '"roll"', "NaN", '{"type": NaN}', "[" * 5000, '{"type": "\\ud800"}']
+            )
+            yield "POST", rng.choice([events, "/api/games"]), body.encode(), good
+        elif case == 2:  # an event of no kind the game knows, or a malformed one
+            kind = rng.choice(["", "fly", "start", "ROLL", "on_roll", None, 7, ["roll"], "roll\x00"])
+            yield "POST", events, {"type": kind, "data": {}}, good
+        elif case == 3:  # a roll by someone not playing, or whose turn it is not
+            player = rng.choice(wrong_players[game_id])
+            yield "POST", events, roll(player, "1", "2"), good
+        elif case == 4:  # a roll with faces the dice cannot show, or the wrong number of them
+            faces = [rng.choice(JUNK_LABELS) for _ in range(rng.choice([0, 1, 3, 5, 7, 9, 30]))]
+            yield "POST", events, roll(rng.choice(["Ana", "Bo", "Cy"]), *faces), good
+        elif case == 5:  # a correction to a label outside the die kind
+            faces = ["AS", "KH"] if game_id == games["test/pip-race"] else ["1", "2", "3", "4", "5", "AS"]
+            seq = 3 if game_id == games["test/pip-race"] else 2
+            yield "POST", events, {"type": "correct", "data": {"roll": seq, "faces": faces}}, good
+        elif case == 6:  # a correction of something that is no roll
+            data = rng.choice(
+                [
+                    {"roll": rng.choice([0, 1, -1, 999, "3", None, 2**70])},
+                    {"faces": ["1"]},
+                    {"roll": 1, "faces": []},
+                ]
+            )
+            yield "POST", events, {"type": "correct", "data": data}, good
+        elif case == 7:  # unknown games
+            game = rng.choice(["0", "-1", "999", "abc", "1.5", str(2**64), "99999999999999999999"])
+            yield rng.choice(["GET", "POST"]), f"/api/games/{game}/events", {"type": "undo"}, good
+        elif case == 8:  # writes without the CSRF token, or with a forged one
+            headers = rng.choice(
+                [{}, {"X-CSRF-Token": "x" * rng.randrange(60)}, {"X-CSRF-Token": csrf + "x"}]
+            )
+            yield "POST", events, roll("Ana", "1", "2"), headers
+        elif case == 9:  # new games the rules refuse
+            body = rng.choice(
+                [
+                    {"game": "chess", "players": ["A", "B"]},
+                    {"game": ["cubes"], "players": ["A", "B"]},
+                    {"game": "cubes", "players": ["A"]},
+                    {"game": "cubes", "players": ["A", "A"]},
+                    {"game": "cubes", "players": "AB"},
+                    {"game": "cubes", "players": ["A", 2]},
+                    {
+                        "game": "cubes",
+                        "players": ["A", "B"],
+                        "options": {"sets": rng.choice([0, 10, "3", 2.5, True])},
+                    },
+                    {"game": "cubes", "players": ["A", "B"], "options": {"speed": 1}},
+                    {"game": "cubes", "players": ["A", "B"], "options": [["sets", 2]]},
+                    {"game": "cubes", "players": ["A", "B"], "when": "now"},
+                ]
+            )
+            yield "POST", "/api/games", body, good
+        elif case == 10:  # fields the API does not take
+            yield "POST", events, {"type": "undo", "seq": 1, "at": "now"}, good
+        elif case == 11:  # methods and paths that do not exist
+            method = rng.choice(["PUT", "DELETE", "PATCH"])
+            yield method, rng.choice([events, "/api/games", f"/api/games/{game_id}"]), {}, good
+        elif case == 12:  # a roll's data of the wrong shape
+            data = rng.choice([[], "1 2", {"faces": "1 2"}, {"faces": {"0": "1"}}, {"faces": [["1"], ["2"]]}])
+            yield "POST", events, {"type": "roll", "player": "Ana", "data": data}, good
+        else:  # the right PIN is no use to a client that has not got the CSRF token
+            yield "POST", events, {"type": "undo"}, {"X-Dicescore-PIN": PIN}
+
+
+def send(client, method, url, body, headers):
+    if isinstance(body, bytes):
+        return client.open(url, method=method, data=body, headers=headers, content_type="application/json")
+    return client.open(url, method=method, json=body, headers=headers)
+
+
+def test_a_thousand_generated_bad_requests_are_refused_and_change_nothing(tables):
+    client, csrf, games = tables
+    before = logs(client, games)
+    requests = bad_requests(random.Random(6), client, csrf, games)
+    for _ in range(1200):
+        method, url, body, headers = next(requests)
+        response = send(client, method, url, body, headers)
+        assert 400 <= response.status_code < 500, (
+            method,
+            url,
+            body,
+            response.status_code,
+            response.data[:300],
+        )
+        assert response.json["error"], (method, url, body)
+    assert logs(client, games) == before
+    assert len(client.get("/api/games").json["games"]) == len(games)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    kind=st.sampled_from(["roll", "correct", "undo", "stand", "stop", "bid", "steal", "x"])
+    | st.text(max_size=6),
+    player=st.none() | st.sampled_from(["Ana", "Bo", "Cy", "Zed"]) | json_values,
+    data=json_values,
+)
+def test_random_events_never_break_the_server(tables, kind, player, data):
+    """Whatever the event, the answer is never a 5xx; a refused one changes nothing."""
+    client, csrf, games = tables
+    for game_id in games.values():
+        before = client.get(f"/api/games/{game_id}/export.jsonl").data
+        body = {"type": kind, "player": player, "data": data}
+        response = client.post(f"/api/games/{game_id}/events", json=body, headers={"X-CSRF-Token": csrf})
+        assert response.status_code < 500, (body, response.data[:300])
+        if response.status_code != 201:
+            assert client.get(f"/api/games/{game_id}/export.jsonl").data == before
+            assert json.loads(response.data)["error"]

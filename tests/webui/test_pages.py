@@ -1,0 +1,91 @@
+import re
+
+from scoring.games import GAMES
+
+
+def create(client, **form):
+    csrf = client.get("/api/session").json["csrf"]
+    return client.post("/", data={"csrf_token": csrf, **form})
+
+
+def test_the_new_game_page_offers_every_game_with_its_options(client):
+    page = client.get("/").get_data(as_text=True)
+    for game in GAMES.values():
+        assert f'value="{game.name}"' in page
+        for option in game.options_spec:
+            assert f'name="{game.name}:{option}"' in page
+
+
+def test_a_game_is_started_from_the_form_with_its_options(client):
+    response = create(
+        client, game="test/pip-race", player=["Ana", " ", "Bo"], **{"test/pip-race:target": "9"}
+    )
+    assert response.status_code == 302 and response.headers["Location"] == "/games/1"
+    view = client.get("/api/games/1").json["view"]
+    assert view["players"] == ["Ana", "Bo"] and view["options"] == {"target": 9}
+
+
+def test_the_form_explains_what_is_wrong(client):
+    page = create(client, game="test/pip-race", player=["Ana"], **{"test/pip-race:target": "lots"})
+    assert page.status_code == 400 and "option target must be a whole number" in page.get_data(as_text=True)
+    page = create(client, game="test/pip-race", player=["Ana"], **{"test/pip-race:target": "0"})
+    assert page.status_code == 400 and "at least 1" in page.get_data(as_text=True)
+    assert client.get("/api/games").json["games"] == []
+
+
+def test_options_of_every_kind_are_read_from_the_form(client):
+    cubes = {"cubes:all_blank": "nothing", "cubes:sets": "2", "cubes:starting_points": "30"}
+    create(client, game="cubes", player=["Ana", "Bo"], **cubes)
+    assert client.get("/api/games/1").json["view"]["options"]["all_blank"] == "nothing"
+    booleans = [
+        (game, name)
+        for game in GAMES.values()
+        for name, option in game.options_spec.items()
+        if isinstance(option.default, bool)
+    ]
+    if booleans:  # an unticked box is False, whatever the default
+        game, name = booleans[0]
+        players = [f"P{n}" for n in range(game.min_players)]
+        create(client, game=game.name, player=players)
+        assert client.get("/api/games/2").json["view"]["options"][name] is False
+
+
+def test_games_in_progress_can_be_resumed(client):
+    create(client, game="test/pip-race", player=["Ana", "Bo"])
+    page = client.get("/").get_data(as_text=True)
+    assert "Games in progress" in page and 'href="/games/1"' in page
+
+
+def test_the_table_page_shows_whose_turn_the_dice_form_and_the_scores(client):
+    create(client, game="test/pip-race", player=["Ana", "Bo"])
+    page = client.get("/games/1").get_data(as_text=True)
+    turn = client.get("/api/games/1").json["view"]["turn"]
+    assert f"<strong>{turn}</strong>'s turn" in page
+    assert page.count('class="picker"') == 2  # d6: the pip race rolls two dice
+    assert 'id="scores"' in page and 'id="history"' in page
+    assert "Export JSON lines" in page
+
+
+def test_the_board_shows_the_dice_what_they_make_and_the_last_note(client):
+    create(client, game="cubes", player=["Ana", "Bo"])
+    csrf = client.get("/api/session").json["csrf"]
+    roll = {
+        "type": "roll",
+        "player": "Ana",
+        "data": {"faces": ["CUBES", "2", "3", "BLANK", "BLANK", "BLANK"]},
+    }
+    client.post("/api/games/1/events", json=roll, headers={"X-CSRF-Token": csrf})
+    board = client.get("/games/1/board").json
+    assert board["version"] == 2
+    html = board["html"]
+    assert (
+        len(re.findall(r'<button type="button" class="die[^"]*" data-roll="2"', html)) == 12
+    )  # dice + history
+    view = client.get("/api/games/1").json["view"]
+    assert view["make"] in html and board["last_note"] == view["notes"][-1]
+    assert "<th>points</th>" in html  # details keyed by player are scoreboard columns
+
+
+def test_an_unknown_game_is_a_404_page(client):
+    page = client.get("/games/7")
+    assert page.status_code == 404 and "no game 7" in page.get_data(as_text=True)

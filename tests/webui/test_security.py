@@ -1,0 +1,81 @@
+import pytest
+
+from webui import create_app
+
+PIN = "246810"
+
+
+@pytest.fixture
+def lan_client(tmp_path, pip_race):
+    """The app as served to the LAN: every write needs the PIN."""
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"), "SECRET_KEY": "t", "PIN": PIN}
+    )
+    return app.test_client()
+
+
+def csrf_of(client):
+    return client.get("/api/session").json["csrf"]
+
+
+def new_game(client, **headers):
+    body = {"game": "test/pip-race", "players": ["Ana", "Bo"]}
+    return client.post("/api/games", json=body, headers=headers)
+
+
+def test_a_write_without_the_csrf_token_is_refused(client):
+    assert new_game(client).status_code == 403
+    assert new_game(client, **{"X-CSRF-Token": "forged"}).status_code == 403
+    assert client.get("/api/games").json["games"] == []
+    assert new_game(client, **{"X-CSRF-Token": csrf_of(client)}).status_code == 201
+
+
+def test_a_form_without_the_csrf_token_is_refused(client):
+    response = client.post("/", data={"game": "test/pip-race", "player": ["Ana"]})
+    assert response.status_code == 403
+    assert client.get("/api/games").json["games"] == []
+
+
+def test_on_the_lan_anyone_may_watch_but_writes_need_the_pin(lan_client):
+    csrf = csrf_of(lan_client)
+    assert lan_client.get("/api/session").json == {"csrf": csrf, "pin_required": True, "joined": False}
+    refused = new_game(lan_client, **{"X-CSRF-Token": csrf})
+    assert refused.status_code == 403 and "PIN" in refused.json["error"]
+    assert new_game(lan_client, **{"X-CSRF-Token": csrf, "X-Dicescore-PIN": "000000"}).status_code == 403
+    assert lan_client.get("/api/games").json["games"] == []
+    assert new_game(lan_client, **{"X-CSRF-Token": csrf, "X-Dicescore-PIN": PIN}).status_code == 201
+    assert lan_client.get("/").status_code == 200 and lan_client.get("/games/1").status_code == 200
+
+
+def test_a_pin_still_needs_the_csrf_token(lan_client):
+    assert new_game(lan_client, **{"X-Dicescore-PIN": PIN}).status_code == 403
+
+
+def test_joining_remembers_the_pin_in_the_session(lan_client):
+    csrf = csrf_of(lan_client)
+    wrong = lan_client.post("/api/join", json={"pin": "123"}, headers={"X-CSRF-Token": csrf})
+    assert wrong.status_code == 403
+    right = lan_client.post("/api/join", json={"pin": PIN}, headers={"X-CSRF-Token": csrf})
+    assert right.status_code == 200
+    assert new_game(lan_client, **{"X-CSRF-Token": csrf}).status_code == 201
+
+
+def test_the_join_page_lets_a_player_in_and_back_to_their_page(lan_client):
+    page = lan_client.get("/join?next=/games/1")
+    assert b'name="pin"' in page.data
+    csrf = csrf_of(lan_client)
+    form = {"csrf_token": csrf, "pin": "999999", "next": "/games/1"}
+    assert lan_client.post("/join", data=form).status_code == 403
+    joined = lan_client.post("/join", data={**form, "pin": PIN})
+    assert joined.status_code == 302 and joined.headers["Location"] == "/games/1"
+
+
+def test_the_join_page_only_sends_players_back_to_this_app(lan_client):
+    form = {"csrf_token": csrf_of(lan_client), "pin": PIN, "next": "//evil.example/"}
+    assert lan_client.post("/join", data=form).headers["Location"] == "/"
+
+
+def test_the_new_game_form_sends_a_player_who_has_not_joined_to_the_join_page(lan_client):
+    form = {"csrf_token": csrf_of(lan_client), "game": "test/pip-race", "player": ["Ana"]}
+    response = lan_client.post("/", data=form)
+    assert response.status_code == 302 and response.headers["Location"].startswith("/join")

@@ -1,0 +1,80 @@
+import json
+import threading
+import time
+import urllib.request
+
+import pytest
+import waitress
+
+from tests.webui.conftest import Api
+from webui import create_app
+
+
+def table_events(response):
+    """The ``table`` events of a stream, parsed, as they arrive."""
+    buffer = ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            message, buffer = buffer.split("\n\n", 1)
+            if message.startswith("event: table"):
+                yield json.loads(message.split("data: ", 1)[1])
+
+
+def test_the_stream_sends_the_board_at_once_and_after_every_move(app, api):
+    game_id = api.new_game()
+    watcher = app.test_client()  # another device, with its own session
+    response = watcher.get(f"/stream/games/{game_id}", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    events = table_events(response)
+    first = next(events)
+    assert first["version"] == 2 and "Pip race" in first["html"]
+
+    api.roll(game_id, "3", "4")
+    assert api.move(game_id, "correct", roll=3, faces=["6", "6"]).status_code == 201
+    sent = time.monotonic()
+    update = next(events)
+    while update["version"] < 4:
+        update = next(events)
+    assert time.monotonic() - sent < 1.0
+    assert "6" in update["html"] and "corrected" in update["html"]
+    response.close()
+
+
+def test_a_stream_of_an_unknown_game_is_a_404(client):
+    response = client.get("/stream/games/5")
+    assert response.status_code == 404 and "no game 5" in response.json["error"]
+
+
+def test_a_stream_ends_so_that_closed_pages_free_their_thread(tmp_path, pip_race):
+    app = create_app({"DATABASE": str(tmp_path / "g.sqlite"), "SECRET_KEY": "t", "STREAM_SECONDS": 0.3})
+    api = Api(app.test_client())
+    game_id = api.new_game()
+    body = (
+        app.test_client().get(f"/stream/games/{game_id}").get_data(as_text=True)
+    )  # returns: the stream ended
+    assert body.count("event: table") == 1
+
+
+@pytest.fixture
+def served(app):
+    """The app under waitress on a free port, as ``dicescore serve`` runs it."""
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+
+
+def test_waitress_delivers_each_event_as_it_happens(served, api):
+    """No buffering between the app and the browser: a move shows within a second."""
+    game_id = api.new_game()
+    with urllib.request.urlopen(f"{served}/stream/games/{game_id}", timeout=5) as stream:
+        assert stream.readline() == b"event: table\n"
+        assert b'"version": 2' in stream.readline()
+        stream.readline()
+        api.roll(game_id, "1", "1")  # through the test client, on the same database
+        sent = time.monotonic()
+        assert stream.readline() == b"event: table\n"
+        assert b'"version": 3' in stream.readline()
+        assert time.monotonic() - sent < 1.0
