@@ -87,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", metavar="PATH", help="the games database (default: the user's data folder)")
     serve.add_argument("--source", metavar="SRC", help="where rolls come from: manual, or ROLLS.jsonl")
     serve.set_defaults(run=serve_command)
+
+    from vision.cli import add_faces_command
+
+    add_faces_command(commands)
     return parser
 
 

@@ -1,0 +1,167 @@
+"""Glyph masks: TrueType text rasterised once per (font, text, weight), plus drawn suit shapes.
+
+Pillow (which comes with matplotlib) rasterises; everything after that is numpy and OpenCV,
+so a crop costs a few resizes and blends.  Fonts missing on a machine are skipped, and
+DejaVu (always present where matplotlib is) is the fallback, so rendering never fails for
+want of a font; the extra fonts come from Debian's fonts-liberation2, fonts-freefont-ttf
+and fonts-noto-core.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+FONT_DIRS = ("/usr/share/fonts/truetype", "/usr/share/fonts/opentype", "/usr/local/share/fonts")
+
+# Text fonts by file name.  HELDOUT_FONTS are never used by the trained families.
+TRAIN_FONTS = (
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSansCondensed.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSerif.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSerifCondensed-Bold.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "LiberationSans-Regular.ttf",
+    "LiberationSans-Bold.ttf",
+    "LiberationSerif-Bold.ttf",
+    "LiberationSerif-Regular.ttf",
+    "LiberationMono-Bold.ttf",
+    "FreeSans.ttf",
+    "FreeSansBold.ttf",
+    "FreeSerif.ttf",
+    "FreeMonoBold.ttf",
+    "NotoSans-Regular.ttf",
+    "NotoSans-Bold.ttf",
+    "NotoSerif-Bold.ttf",
+    "NotoSansDisplay-Bold.ttf",
+    "NotoSerifDisplay-Regular.ttf",
+    "NotoSans-Italic.ttf",
+    "DejaVuSans-BoldOblique.ttf",
+)
+HELDOUT_FONTS = (
+    "FreeSerifBold.ttf",
+    "FreeSansBoldOblique.ttf",
+    "LiberationSans-BoldItalic.ttf",
+    "NotoSerif-Regular.ttf",
+    "NotoSansDisplay-Regular.ttf",
+    "DejaVuSerifCondensed.ttf",
+)
+# Fonts whose cmap has the four suit symbols.
+SUIT_FONTS = (
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSerif.ttf",
+    "FreeSerif.ttf",
+    "FreeSans.ttf",
+    "FreeMono.ttf",
+    "NotoSansSymbols2-Regular.ttf",
+)
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RASTER_PX = 96  # glyphs are cached at this em size and only ever scaled down
+
+
+@functools.cache
+def font_paths() -> dict[str, str]:
+    """Installed font files by file name."""
+    found = {}
+    for root in FONT_DIRS:
+        for path in Path(root).rglob("*.tt[fc]") if os.path.isdir(root) else ():
+            found.setdefault(path.name, str(path))
+    if "DejaVuSans.ttf" not in found:  # matplotlib always ships DejaVu
+        import matplotlib
+
+        mpl_fonts = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+        for path in mpl_fonts.glob("DejaVu*.ttf"):
+            found.setdefault(path.name, str(path))
+    return found
+
+
+def available(names) -> tuple[str, ...]:
+    """The names installed here, or DejaVu Sans (Bold) when none is."""
+    paths = font_paths()
+    have = tuple(name for name in names if name in paths)
+    return have or tuple(n for n in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf") if n in paths)
+
+
+@functools.cache
+def text_mask(font: str, text: str, weight: int = 0) -> np.ndarray:
+    """Tight float32 coverage mask of ``text``; ``weight`` -1/0/+1 thins or thickens strokes."""
+    from PIL import Image, ImageDraw
+
+    pil_font = pil_font_of(font)
+    left, top, right, bottom = pil_font.getbbox(text)
+    pad = 8
+    image = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    ImageDraw.Draw(image).text((pad - left, pad - top), text, fill=255, font=pil_font)
+    mask = np.asarray(image, np.float32) / 255.0
+    if weight:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        mask = (cv2.dilate if weight > 0 else cv2.erode)(mask, kernel)
+    return tight(mask)
+
+
+@functools.cache
+def pil_font_of(font: str):
+    from PIL import ImageFont
+
+    return ImageFont.truetype(font_paths()[font], RASTER_PX)
+
+
+def tight(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask > 0.05)
+    if len(ys) == 0:
+        return np.ones((2, 2), np.float32)
+    return np.ascontiguousarray(mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
+
+
+@functools.cache
+def drawn_suit(suit: str, variant: int) -> np.ndarray:
+    """Suit shapes drawn from circles and polygons with the proportions of card pips."""
+    size = 4 * RASTER_PX
+    canvas = np.zeros((size, size), np.uint8)
+    c = size / 2
+    r = size * (0.22 + 0.03 * variant)  # lobe radius: fuller or leaner shapes
+    shift = 4
+
+    def circle(x, y, radius):
+        cv2.circle(canvas, (int(x * 16), int(y * 16)), int(radius * 16), 255, -1, cv2.LINE_AA, shift)
+
+    def poly(points):
+        pts = (np.array(points) * 16).astype(np.int32)
+        cv2.fillPoly(canvas, [pts], 255, cv2.LINE_AA, shift)
+
+    if suit == "D":
+        waist = 0.52 + 0.08 * variant
+        poly([(c, 0.02 * size), (c + waist * c * 0.75, c), (c, 0.98 * size), (c - waist * c * 0.75, c)])
+    elif suit in ("H", "S"):
+        top = 0.3 * size
+        circle(c - r * 0.95, top + r, r)
+        circle(c + r * 0.95, top + r, r)
+        poly([(c - 1.88 * r, top + 1.3 * r), (c + 1.88 * r, top + 1.3 * r), (c, top + 3.6 * r)])
+        if suit == "S":
+            canvas[:] = canvas[::-1].copy()
+            base = size - top + 0.6 * r
+            poly([(c, c), (c - r * 0.9, base), (c + r * 0.9, base)])
+    else:  # clubs
+        circle(c, c - 1.1 * r, r)
+        circle(c - 1.15 * r, c + 0.5 * r, r)
+        circle(c + 1.15 * r, c + 0.5 * r, r)
+        poly([(c, c - 0.5 * r), (c - r * 0.8, c + 2.6 * r), (c + r * 0.8, c + 2.6 * r)])
+        circle(c, c + 0.2 * r, 0.6 * r)
+    small = cv2.resize(canvas, (RASTER_PX, RASTER_PX), interpolation=cv2.INTER_AREA)
+    return tight(small.astype(np.float32) / 255.0)
+
+
+def suit_mask(rng: np.random.Generator, suit: str) -> np.ndarray:
+    """A suit symbol from a symbol font or a drawn shape."""
+    fonts = available(SUIT_FONTS)
+    if rng.random() < 0.45:
+        return drawn_suit(suit, int(rng.integers(0, 3)))
+    return text_mask(fonts[rng.integers(len(fonts))], SUIT_SYMBOLS[suit])

@@ -1,0 +1,310 @@
+"""Face crops as the camera sees them: a face artwork on a die, then everything a webcam adds.
+
+``render_crop(rng, label, family)`` draws one crop; ``render_set(n, seed, families)`` draws a
+seeded, balanced set (crop i depends only on (seed, i), so sets are reproducible and can be
+rendered in parallel chunks).  The label ``none`` is a negative: table, hands, chips, cards,
+die side faces, with no readable top face in the middle.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+from datasets.faces.families import FAMILIES, TRAIN_FAMILIES, fonts_for
+from datasets.faces.glyphs import TRAIN_FONTS, available, suit_mask, text_mask
+
+NONE = "none"
+CANVAS = 96  # face artwork resolution, before the camera resizes it
+CARD_FAMILIES = {"card_face", "corner_index", "big_rank", "card_pips", "court", "joker", "rank_beside_suit"}
+
+
+def labels_of(families) -> tuple[str, ...]:
+    seen = dict.fromkeys(label for name in families for label in FAMILIES[name].labels)
+    return tuple(seen) + (NONE,)
+
+
+def render_set(n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start: int = 0):
+    """``n`` crops (uint8 BGR, n x size x size x 3) with their labels and family names.
+
+    Labels are drawn uniformly from those the families can show, plus ``none``; crop i uses
+    its own generator seeded by (seed, start + i).
+    """
+    families = tuple(families)
+    labels = labels_of(families)
+    images = np.empty((n, size, size, 3), np.uint8)
+    out_labels, out_families = [], []
+    for i in range(n):
+        rng = np.random.default_rng([seed, start + i])
+        label = labels[rng.integers(len(labels))]
+        if label == NONE:
+            family = NONE
+            images[i] = render_none(rng, size)
+        else:
+            able = [f for f in families if label in FAMILIES[f].labels]
+            family = able[rng.integers(len(able))]
+            images[i] = render_crop(rng, label, family, size)
+        out_labels.append(label)
+        out_families.append(family)
+    return images, out_labels, out_families
+
+
+# ---------------------------------------------------------------- die and face
+
+
+def material(rng, family: str) -> np.ndarray:
+    """Face colour: white/ivory for card dice mostly, coloured plastic for cubes and d6."""
+    if family in CARD_FAMILIES:  # white, ivory or a pale colour, so red and black print both show
+        base = rng.uniform(0.8, 1.0)
+        tint = np.array([rng.uniform(-0.12, 0.0), rng.uniform(-0.05, 0.0), 0.0])  # ivory: less blue
+        if rng.random() < 0.2:
+            tint = rng.uniform(-0.25, 0.0, 3)
+        return np.clip(base + tint, 0, 1).astype(np.float32)
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(40, 256)]]])
+    return (cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0] / 255.0).astype(np.float32)
+
+
+def face_artwork(rng, label, family_name):
+    family = FAMILIES[family_name]
+    canvas = np.empty((CANVAS, CANVAS, 3), np.float32)
+    face_colour = material(rng, family_name)
+    canvas[:] = face_colour
+    family.draw(rng, label, canvas, fonts_for(family_name))
+    print_defects(rng, canvas, face_colour)
+    return canvas, face_colour
+
+
+def print_defects(rng, canvas, face_colour):
+    """Ink spread, misregistered colour plates and worn patches."""
+    if rng.random() < 0.3:
+        k = int(rng.choice([3, 5]))
+        canvas[:] = cv2.GaussianBlur(canvas, (k, k), 0)
+    if rng.random() < 0.15:
+        channel, dx, dy = rng.integers(3), rng.integers(-2, 3), rng.integers(-2, 3)
+        canvas[..., channel] = np.roll(canvas[..., channel], (dy, dx), (0, 1))
+    if rng.random() < 0.2:  # worn spots: material shows through
+        for _ in range(rng.integers(1, 6)):
+            x, y, r = rng.integers(0, CANVAS, 2).tolist() + [int(rng.integers(2, 7))]
+            cv2.circle(canvas, (x, y), r, face_colour.tolist(), -1, cv2.LINE_AA)
+
+
+def rounded_alpha(rng) -> np.ndarray:
+    alpha = np.zeros((CANVAS, CANVAS), np.float32)
+    r = int(CANVAS * rng.uniform(0.0, 0.2))
+    cv2.rectangle(alpha, (r, 0), (CANVAS - 1 - r, CANVAS - 1), 1.0, -1)
+    cv2.rectangle(alpha, (0, r), (CANVAS - 1, CANVAS - 1 - r), 1.0, -1)
+    for x in (r, CANVAS - 1 - r):
+        for y in (r, CANVAS - 1 - r):
+            cv2.circle(alpha, (x, y), r, 1.0, -1, cv2.LINE_AA)
+    return alpha
+
+
+# ---------------------------------------------------------------- the scene around the face
+
+
+def table(rng, s: int) -> np.ndarray:
+    """A table: felt, wood or a cloth, as smooth noise with a random colour and grain."""
+    colour = rng.uniform(0.05, 0.85, 3)
+    small = rng.normal(0, 1, (int(rng.integers(2, 9)), int(rng.integers(2, 9)), 3))
+    texture = cv2.resize(small.astype(np.float32), (s, s), interpolation=cv2.INTER_CUBIC)
+    img = colour + texture * rng.uniform(0.02, 0.12)
+    if rng.random() < 0.3:  # wood grain or cloth stripes
+        angle = rng.uniform(0, np.pi)
+        yy, xx = unit_grid(s)
+        yy, xx = yy * s, xx * s
+        wave = np.sin((xx * np.cos(angle) + yy * np.sin(angle)) * rng.uniform(0.2, 1.5) / max(1, s / 64))
+        img += (wave[..., None] * rng.uniform(0.02, 0.1)).astype(np.float32)
+    return np.clip(img, 0, 1).astype(np.float32)
+
+
+@functools.cache
+def unit_grid(s: int):
+    yy, xx = np.mgrid[0:s, 0:s].astype(np.float32) / s
+    return yy, xx
+
+
+def clutter(rng, img, n_max=3):
+    """Hands, chips, cards and other dice around (never over the centre of a positive)."""
+    s = img.shape[0]
+    for _ in range(rng.integers(0, n_max + 1)):
+        kind = rng.integers(4)
+        cx, cy = rng.uniform(-0.2, 1.2, 2) * s
+        colour = rng.uniform(0, 1, 3)
+        if kind == 0:  # a finger or hand: skin-coloured capsule from outside
+            skin = np.array([rng.uniform(0.35, 0.75), rng.uniform(0.45, 0.8), rng.uniform(0.6, 0.95)])
+            skin *= rng.uniform(0.4, 1.0)
+            angle = rng.uniform(0, 180)
+            cv2.ellipse(
+                img,
+                (int(cx), int(cy)),
+                (int(s * 0.5), int(s * rng.uniform(0.08, 0.2))),
+                angle,
+                0,
+                360,
+                skin.tolist(),
+                -1,
+                cv2.LINE_AA,
+            )
+        elif kind == 1:  # a chip: disc with edge stripes
+            r = int(s * rng.uniform(0.15, 0.4))
+            cv2.circle(img, (int(cx), int(cy)), r, colour.tolist(), -1, cv2.LINE_AA)
+            cv2.circle(img, (int(cx), int(cy)), int(r * 0.8), (1, 1, 1), max(1, r // 8), cv2.LINE_AA)
+        elif kind == 2:  # a card: white rectangle, maybe a pattern on the back
+            box = ((cx, cy), (s * rng.uniform(0.4, 1.0), s * rng.uniform(0.6, 1.4)), rng.uniform(0, 180))
+            pts = cv2.boxPoints(box).astype(np.int32)
+            cv2.fillPoly(img, [pts], (rng.uniform(0.8, 1),) * 3, cv2.LINE_AA)
+            if rng.random() < 0.5:
+                cv2.polylines(img, [pts], True, colour.tolist(), max(1, s // 20), cv2.LINE_AA)
+        else:  # another die's body
+            box = ((cx, cy), (s * 0.5, s * 0.5), rng.uniform(0, 90))
+            cv2.fillPoly(img, [cv2.boxPoints(box).astype(np.int32)], colour.tolist(), cv2.LINE_AA)
+
+
+def face_quad(rng, s: int, fills_crop: bool):
+    """Where the face's corners land in the crop: rotation, tilt, scale and jitter."""
+    side = rng.uniform(0.95, 1.2) if fills_crop else rng.uniform(0.68, 0.98)
+    theta = rng.uniform(0, 2 * np.pi)
+    tilt = np.radians(45) * rng.random() ** 1.5
+    unit = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    # Tilt about an in-plane axis: foreshortening along it, plus keystone from perspective.
+    axis = rng.uniform(0, 2 * np.pi)
+    rot_axis = np.array([[np.cos(axis), -np.sin(axis)], [np.sin(axis), np.cos(axis)]])
+    local = unit @ rot_axis
+    depth = local[:, 1] * np.sin(tilt)
+    local = np.stack([local[:, 0], local[:, 1] * np.cos(tilt)], 1)
+    local = local / (1 + 0.5 * depth[:, None])
+    local = local @ rot_axis.T
+    rot = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    pts = local @ rot.T * side
+    pts += rng.normal(0, 0.02, pts.shape)  # a detector's corner error
+    centre = 0.5 + rng.uniform(-0.08, 0.08, 2)
+    down = np.array([np.sin(axis), np.cos(axis)]) @ rot.T  # where the side face shows
+    return (pts + centre) * s, down * np.sin(tilt) * side * s * rng.uniform(0.4, 0.9)
+
+
+def place_face(rng, img, face, alpha, quad, side_offset, face_colour, fills_crop):
+    s = img.shape[0]
+    if not fills_crop:  # the die's body: its side faces, darker than the top
+        body = np.concatenate([quad, quad + side_offset]).astype(np.float32)
+        hull = cv2.convexHull(body).astype(np.int32)
+        shade = face_colour * rng.uniform(0.35, 0.8)
+        cv2.fillPoly(img, [hull], shade.tolist(), cv2.LINE_AA)
+        if rng.random() < 0.5:  # a glimpse of the side face's own print
+            mid = quad.mean(0) + side_offset * 1.3
+            stamp_mask = (
+                suit_mask(rng, "SHDC"[rng.integers(4)])
+                if rng.random() < 0.5
+                else text_mask(available(TRAIN_FONTS)[0], str(rng.integers(1, 7)))
+            )
+            h = max(2, int(s * 0.15))
+            m = cv2.resize(stamp_mask, (h, h))
+            x0, y0 = int(mid[0] - h / 2), int(mid[1] - h / 2)
+            if x0 >= 0 and y0 >= 0 and x0 + h <= s and y0 + h <= s:
+                region = img[y0 : y0 + h, x0 : x0 + h]
+                region *= 1 - 0.6 * m[..., None]
+    src = np.float32([[0, 0], [CANVAS, 0], [CANVAS, CANVAS], [0, CANVAS]])
+    homography = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    rgba = np.dstack([face, alpha])
+    warped = cv2.warpPerspective(
+        rgba, homography, (s, s), flags=cv2.INTER_AREA if s < CANVAS else cv2.INTER_LINEAR
+    )
+    a = warped[..., 3:]
+    img *= 1 - a
+    img += warped[..., :3] * a
+
+
+def render_crop(rng, label: str, family: str, size: int = 64) -> np.ndarray:
+    """One crop of ``label`` drawn in ``family``, through a randomized camera."""
+    face, face_colour = face_artwork(rng, label, family)
+    fills = FAMILIES[family].fills_crop
+    s = crop_size(rng, family)
+    img = table(rng, s)
+    clutter(rng, img)
+    alpha = np.ones((CANVAS, CANVAS), np.float32) if fills else rounded_alpha(rng)
+    quad, side_offset = face_quad(rng, s, fills)
+    place_face(rng, img, face, alpha, quad, side_offset, face_colour, fills)
+    if rng.random() < 0.2:
+        occlude(rng, img)
+    return camera(rng, img, size)
+
+
+def render_none(rng, size: int = 64) -> np.ndarray:
+    """A negative: table and clutter, or a die seen edge-on or mostly outside the crop."""
+    s = int(np.exp(rng.uniform(np.log(16), np.log(160))))
+    img = table(rng, s)
+    clutter(rng, img, n_max=4)
+    if rng.random() < 0.5:
+        family = TRAIN_FAMILIES[rng.integers(len(TRAIN_FAMILIES))]
+        label = FAMILIES[family].labels[rng.integers(len(FAMILIES[family].labels))]
+        face, face_colour = face_artwork(rng, label, family)
+        quad, side_offset = face_quad(rng, s, False)
+        if rng.random() < 0.5:  # off to one side: at most a corner inside
+            quad += rng.choice([-1, 1], 2) * rng.uniform(0.75, 1.0, 2) * s
+            place_face(rng, img, face, rounded_alpha(rng), quad, side_offset, face_colour, False)
+        else:  # edge-on: the top face squashed to a sliver, the side face fills the view
+            centre = quad.mean(0)
+            axis = rng.uniform(0, 2 * np.pi)
+            direction = np.array([np.cos(axis), np.sin(axis)])
+            along = (quad - centre) @ direction
+            quad = quad - np.outer(along * rng.uniform(0.8, 0.95), direction)
+            place_face(rng, img, face, rounded_alpha(rng), quad, direction * s * 0.5, face_colour, False)
+    return camera(rng, img, size)
+
+
+def crop_size(rng, family: str) -> int:
+    """Pixels across the crop before resizing: 20-160, fine artwork never below 32."""
+    low = 32 if family in ("card_face", "card_pips", "court") else 20
+    return int(np.exp(rng.uniform(np.log(low), np.log(160))))
+
+
+def occlude(rng, img):
+    """A fingertip or another die over one edge of the face."""
+    s = img.shape[0]
+    edge = rng.uniform(0, 2 * np.pi)
+    cx, cy = s / 2 + np.array([np.cos(edge), np.sin(edge)]) * s * rng.uniform(0.55, 0.7)
+    if rng.random() < 0.5:
+        skin = np.array([rng.uniform(0.35, 0.75), rng.uniform(0.45, 0.8), rng.uniform(0.6, 0.95)])
+        cv2.circle(img, (int(cx), int(cy)), int(s * rng.uniform(0.15, 0.25)), skin.tolist(), -1, cv2.LINE_AA)
+    else:
+        box = ((cx, cy), (s * 0.4, s * 0.4), rng.uniform(0, 90))
+        cv2.fillPoly(img, [cv2.boxPoints(box).astype(np.int32)], rng.uniform(0, 1, 3).tolist(), cv2.LINE_AA)
+
+
+def camera(rng, img, size: int) -> np.ndarray:
+    """Light, optics and sensor: shadow, glare, exposure, white balance, blur, noise, JPEG."""
+    s = img.shape[0]
+    yy, xx = unit_grid(s)
+    if rng.random() < 0.3:  # a cast shadow with a soft edge
+        a = rng.uniform(0, 2 * np.pi)
+        d = (xx - 0.5) * np.cos(a) + (yy - 0.5) * np.sin(a) - rng.uniform(-0.3, 0.3)
+        edge = 1 / (1 + np.exp(-d * rng.uniform(10, 60)))
+        img *= (1 - rng.uniform(0.3, 0.6) * edge)[..., None]
+    if rng.random() < 0.25:  # specular glare
+        gx, gy = rng.uniform(0.1, 0.9, 2)
+        r = rng.uniform(0.05, 0.25)
+        glare = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)) * rng.uniform(0.3, 0.9)
+        img += glare[..., None]
+    gains = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.55, 1.35)  # white balance and exposure
+    img = np.clip(img * gains, 0, 1) ** rng.uniform(0.75, 1.35)
+    if rng.random() < 0.4:
+        sigma = rng.uniform(0.3, 1.2) * s / 64
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    elif rng.random() < 0.2:  # motion blur
+        k = int(rng.integers(3, max(4, s // 12)))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2] = 1 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (k, k))
+        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    out = (np.clip(img, 0, 1) * 255).astype(np.uint8)
+    noise = np.empty(out.shape, np.int16)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(noise, 0, rng.uniform(0.0, 10.0))
+    out = cv2.add(out, noise, dtype=cv2.CV_8U)
+    if rng.random() < 0.5:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    interp = cv2.INTER_AREA if s > size else cv2.INTER_LINEAR
+    return cv2.resize(out, (size, size), interpolation=interp)

@@ -1,0 +1,54 @@
+"""``dicescore faces CROP.png ... --dice KIND``: read face crops and print what they show."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_faces_command(commands) -> None:
+    faces = commands.add_parser("faces", help="read die-face crops (images) with the face classifier")
+    faces.add_argument("crops", nargs="+", metavar="CROP.png")
+    faces.add_argument("--dice", default="square-shooters", choices=("square-shooters", "cubes", "d6"))
+    faces.add_argument("--model", metavar="PATH", help="face model (default: models/faces.onnx)")
+    faces.add_argument("--json", action="store_true", help="one JSON object per crop")
+    faces.set_defaults(run=faces_command)
+
+
+def faces_command(args: argparse.Namespace) -> None:
+    import cv2
+
+    from vision.faces import FaceClassifier, ModelFileError
+
+    try:
+        classifier = FaceClassifier(args.model)
+    except ModelFileError as error:
+        fail(str(error))
+    crops = []
+    for path in args.crops:
+        crop = cv2.imread(path, cv2.IMREAD_COLOR)
+        if crop is None:
+            fail(f"cannot read image {path}")
+        crops.append(crop)
+    for path, reading in zip(args.crops, classifier.classify(crops, kind=args.dice), strict=True):
+        if args.json:
+            top = [[label, round(p, 4)] for label, p in reading.top]
+            print(
+                json.dumps(
+                    {
+                        "crop": path,
+                        "label": reading.label,
+                        "confidence": round(reading.confidence, 4),
+                        "top": top,
+                    }
+                )
+            )
+        else:
+            others = ", ".join(f"{label} {p:.2f}" for label, p in reading.top[1:4])
+            print(f"{path}: {reading.label or 'unreadable'} {reading.confidence:.2f}  (then {others})")
+
+
+def fail(message: str):
+    print(f"dicescore faces: error: {message}", file=sys.stderr)
+    raise SystemExit(2)

@@ -1,0 +1,203 @@
+"""Read the top face of a die from its rectified crop.
+
+    clf = FaceClassifier()                              # models/faces.onnx
+    readings = clf.classify(crops, kind="d6")           # one FaceReading per crop
+    readings[0].label, readings[0].confidence, readings[0].top
+
+A crop the model cannot read (it looks like no face, or no label is confident enough) gets
+``label=None``; its ``top`` still ranks the likeliest faces for a tap-to-correct menu.
+
+Learning from taps: ``clf.learn(crop, "QH")`` stores the crop in the user's data folder
+($DICESCORE_HOME/learned, else $XDG_DATA_HOME/dicescore/learned, else
+~/.local/share/dicescore/learned).  Every stored crop becomes a prototype of its label on
+the model's embedding: a later crop close to it reads as that label, so showing each face
+of a new dice set once teaches the set.  Embeddings are recomputed from the stored crops
+when the classifier starts, so taught examples survive a model update.  ``forget()``
+deletes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from scoring.faces import ALL_LABELS, die_kind, parse_face
+
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "faces.onnx"
+NONE = "none"  # the model's class for crops that show no readable face
+
+
+class ModelFileError(RuntimeError):
+    """The face model file is missing or is not a usable ONNX model."""
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    """What one crop shows: ``label`` is None when the crop is unreadable."""
+
+    label: str | None
+    confidence: float
+    top: list[tuple[str, float]] = field(default_factory=list)
+
+
+def default_data_dir() -> Path:
+    if os.environ.get("DICESCORE_HOME"):
+        return Path(os.environ["DICESCORE_HOME"]) / "learned"
+    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data_home) / "dicescore" / "learned"
+
+
+class FaceClassifier:
+    """Batched face reading with onnxruntime, restricted to a die kind, shaped by taught examples."""
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike | None = None,
+        data_dir: str | os.PathLike | None = None,
+        min_confidence: float = 0.5,
+        top_k: int = 5,
+    ):
+        self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        self.session = load_session(self.model_path)
+        meta = self.session.get_modelmeta().custom_metadata_map
+        try:
+            self.labels = json.loads(meta["labels"])
+            self.scale = float(meta["cosine_scale"])
+            self.input_size = int(meta["input_size"])
+        except (KeyError, ValueError) as error:
+            raise ModelFileError(
+                f"face model file {self.model_path} lacks its label metadata ({error})"
+            ) from None
+        self.index = {label: i for i, label in enumerate(self.labels)}
+        self.min_confidence = min_confidence
+        self.top_k = top_k
+        self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+        self.prototypes: dict[str, np.ndarray] = {}
+        self._load_learned()
+
+    # ------------------------------------------------------------------ reading
+
+    def classify(self, crops, kind: str | None = "square-shooters") -> list[FaceReading]:
+        """One reading per BGR crop; ``kind`` (a die kind name, or None for all) limits the labels."""
+        crops = list(crops)
+        if not crops:
+            return []
+        cosines, _ = self._cosines(crops)
+        allowed = np.zeros(len(self.labels), bool)
+        names = self.labels if kind is None else die_kind(kind).labels
+        allowed[[self.index[label] for label in names if label in self.index]] = True
+        allowed[self.index[NONE]] = True
+        logits = np.where(allowed, self.scale * cosines, -np.inf)
+        probs = softmax(logits)
+        return [self._reading(p) for p in probs]
+
+    def _reading(self, probs: np.ndarray) -> FaceReading:
+        order = np.argsort(-probs)
+        top = [(self.labels[i], float(probs[i])) for i in order if self.labels[i] != NONE and probs[i] > 0]
+        best = self.labels[order[0]]
+        confidence = float(probs[order[0]])
+        if best == NONE or confidence < self.min_confidence:
+            return FaceReading(None, confidence if best != NONE else 0.0, top[: self.top_k])
+        return FaceReading(best, confidence, top[: self.top_k])
+
+    def embed(self, crops) -> np.ndarray:
+        """L2-normalised embeddings (N x D) of BGR crops."""
+        return self._run(list(crops))[1]
+
+    def _run(self, crops):
+        batch = np.stack([self._prepare(crop) for crop in crops])
+        logits, embeddings = self.session.run(None, {"crops": batch})
+        return logits, embeddings
+
+    def _cosines(self, crops):
+        """Cosine of each crop to each label: the trained class, or a taught example if closer."""
+        logits, embeddings = self._run(crops)
+        cosines = logits / self.scale
+        for label, protos in self.prototypes.items():
+            j = self.index[label]
+            cosines[:, j] = np.maximum(cosines[:, j], (embeddings @ protos.T).max(1))
+        return cosines, embeddings
+
+    def _prepare(self, crop: np.ndarray) -> np.ndarray:
+        crop = np.asarray(crop)
+        if crop.ndim == 2:
+            crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+        elif crop.shape[2] == 4:
+            crop = cv2.cvtColor(crop, cv2.COLOR_BGRA2BGR)
+        if crop.dtype != np.uint8:
+            crop = np.clip(crop, 0, 255).astype(np.uint8)
+        size = self.input_size
+        shrink = crop.shape[0] > size or crop.shape[1] > size
+        crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+        return crop.transpose(2, 0, 1).astype(np.float32) / 255.0
+
+    # ------------------------------------------------------------------ learning from taps
+
+    def learn(self, crop: np.ndarray, label: str) -> None:
+        """Store ``crop`` as an example of ``label`` and use it from now on."""
+        label = parse_face(label).label
+        crop = np.ascontiguousarray(crop)
+        folder = self.data_dir / label
+        folder.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha1(crop.tobytes()).hexdigest()[:16] + ".png"
+        if not cv2.imwrite(str(folder / name), crop):
+            raise OSError(f"could not write the taught example {folder / name}")
+        self._add_prototypes(label, [crop])
+
+    def forget(self, label: str | None = None) -> None:
+        """Delete the taught examples of ``label``, or all of them."""
+        labels = [parse_face(label).label] if label is not None else list(self.prototypes)
+        for name in labels:
+            folder = self.data_dir / name
+            for path in folder.glob("*.png") if folder.is_dir() else ():
+                path.unlink()
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+            self.prototypes.pop(name, None)
+
+    def learned(self) -> dict[str, int]:
+        """How many taught examples each label has (counting the four rotations of each once)."""
+        return {label: len(protos) // 4 for label, protos in self.prototypes.items()}
+
+    def _add_prototypes(self, label: str, crops) -> None:
+        # A die can land turned any way: each example is stored at its four right-angle turns.
+        turned = [np.rot90(crop, k) for crop in crops for k in range(4)]
+        embeddings = self.embed(turned)
+        old = self.prototypes.get(label)
+        self.prototypes[label] = embeddings if old is None else np.concatenate([old, embeddings])
+
+    def _load_learned(self) -> None:
+        if not self.data_dir.is_dir():
+            return
+        for folder in sorted(p for p in self.data_dir.iterdir() if p.is_dir() and p.name in ALL_LABELS):
+            crops = [cv2.imread(str(path), cv2.IMREAD_COLOR) for path in sorted(folder.glob("*.png"))]
+            crops = [crop for crop in crops if crop is not None]
+            if crops:
+                self._add_prototypes(folder.name, crops)
+
+
+def load_session(path: Path) -> ort.InferenceSession:
+    if not path.is_file():
+        raise ModelFileError(
+            f"face model file not found: {path} (train one with `python -m models.train_faces`)"
+        )
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1  # small batches: threads cost more than they save
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own exception types for bad files
+        raise ModelFileError(f"face model file {path} is corrupt or not an ONNX model: {error}") from None
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(1, keepdims=True)
+    e = np.exp(shifted)
+    return e / e.sum(1, keepdims=True)
