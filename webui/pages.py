@@ -9,9 +9,10 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from werkzeug.exceptions import Forbidden
 
 from dicescore.ledger import Ledger
-from scoring.faces import DIE_KINDS, DieKind
+from scoring.faces import DIE_KINDS, DieKind, Suit
 from scoring.game import IllegalMove
 from scoring.games import GAMES
+from scoring.targets import SHOOTOUT_TITLES
 from webui import security
 from webui.db import get_ledger
 from webui.table import GOAL_KEYS, catalog, face_colour, face_text, options_from_form, table
@@ -19,8 +20,10 @@ from webui.table import GOAL_KEYS, catalog, face_colour, face_text, options_from
 bp = Blueprint("pages", __name__)
 
 GAME_ID = "<int(min=1, max=9223372036854775807):game_id>"
-# Moves whose data a player must enter; any other allowed move is a plain button.
-MOVES_WITH_DATA = frozenset({"roll"})
+# Moves entered with a form of their own on the board; every other allowed move is a
+# button (one per choice when the move names a card, an opponent or a suit).
+MOVES_WITH_FORMS = frozenset({"roll", "bid", "tricks"})
+SUITS = tuple(suit.name.lower() for suit in Suit)
 
 
 @bp.app_template_filter("face")
@@ -128,13 +131,7 @@ def render_board(state: dict[str, Any]) -> str:
     other_details = {
         key: value for key, value in state["details"].items() if key not in columns and key not in goal
     }
-    rollers = [player for player in players if "roll" in view["allowed"].get(player, [])]
-    buttons = [
-        (player, move)
-        for player in players
-        for move in view["allowed"].get(player, [])
-        if move not in MOVES_WITH_DATA
-    ]
+    allowed = view["allowed"]
     entry_faces = dice_to_enter(state["dice"], kind)
     return render_template(
         "_board.html",
@@ -144,12 +141,43 @@ def render_board(state: dict[str, Any]) -> str:
         columns=columns,
         goal=goal,
         other_details=other_details,
-        rollers=rollers,
-        buttons=buttons,
+        buttons=move_buttons(view, state["details"]),
+        rollers=[player for player in players if "roll" in allowed.get(player, [])],
+        bidders=[player for player in players if "bid" in allowed.get(player, [])],
+        trick_takers=[player for player in players if "tricks" in allowed.get(player, [])],
+        suits=SUITS,
         entry_faces=entry_faces,
-        moves_with_data=MOVES_WITH_DATA,
+        moves_with_forms=MOVES_WITH_FORMS,
         can_write=security.joined(),
     )
+
+
+def move_buttons(view: dict[str, Any], details: dict[str, Any]) -> list[dict[str, Any]]:
+    """A button for each move allowed now that needs no typing: its player, type, data and
+    label."""
+    return [
+        {"player": player, "type": move, "data": data, "label": label}
+        for player in view["players"]
+        for move in view["allowed"].get(player, [])
+        if move not in MOVES_WITH_FORMS
+        for data, label in move_choices(move, player, view, details)
+    ]
+
+
+def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str, Any]):
+    """The (data, label) of each way to make a move."""
+    if move == "play":  # one button per shootout card the player holds
+        for card in dict.fromkeys(details.get("held", {}).get(player, [])):
+            yield {"card": card}, f"play {SHOOTOUT_TITLES.get(card, card)}"
+    elif move == "challenge":
+        for opponent in details.get("contenders") or view["players"]:
+            if opponent != player:
+                yield {"opponent": opponent}, f"challenge {opponent}"
+    elif move == "trump":
+        for suit in SUITS:
+            yield {"trump": suit}, f"trump {suit}"
+    else:
+        yield {}, move.replace("_", " ")
 
 
 def dice_to_enter(last_roll: dict[str, Any] | None, kind: DieKind | None) -> list[str]:

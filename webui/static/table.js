@@ -111,7 +111,8 @@ board.addEventListener("click", (click) => {
   const target = click.target.closest("button");
   if (target === null) return;
   if (target.matches(".move")) {
-    send({ type: target.dataset.type, ...(target.dataset.player ? { player: target.dataset.player } : {}) });
+    const player = target.dataset.player;
+    send({ type: target.dataset.type, ...(player ? { player } : {}), data: JSON.parse(target.dataset.data || "{}") });
   } else if (target.matches(".die")) {
     openCorrection(target);
   } else if (target.id === "add-die") {
@@ -137,6 +138,14 @@ board.addEventListener("submit", async (submit) => {
     if (await send({ type: "roll", player: form.elements.player.value, data: { faces: faceLabels } })) {
       enteringDice = false;
     }
+  } else if (form.id === "bid") {
+    const trump = form.elements.trump.value;
+    const data = { bid: Number(form.elements.bid.value), ...(trump ? { trump } : {}) };
+    send({ type: "bid", player: form.elements.player.value, data });
+  } else if (form.id === "tricks") {
+    const tricks = {};
+    for (const input of form.querySelectorAll("input[name=tricks]")) tricks[input.dataset.player] = Number(input.value);
+    send({ type: "tricks", player: form.elements.player.value, data: { tricks } });
   } else if (form.id === "json-move") {
     let data;
     try {

@@ -1,0 +1,188 @@
+"""Journeys through the table page in Debian's Chromium, driven by Playwright.
+
+Needs ``playwright`` (pip) and ``chromium`` (apt); Playwright's own browser download is
+not used.  Screenshots land in docs/screenshots/.
+"""
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+import waitress
+
+from webui.sources import RecordedRolls, feed
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PHONE = {"width": 412, "height": 915}
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def server(app):
+    """The app under waitress, as ``dicescore serve`` runs it; its base URL."""
+    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=served.run, daemon=True).start()
+    yield f"http://127.0.0.1:{served.effective_port}"
+    served.close()
+
+
+@pytest.fixture
+def open_tab(chromium):
+    """Opens a page in a fresh browser context (a device of its own), phone-sized."""
+    contexts = []
+
+    def open_tab(url):
+        context = chromium.new_context(viewport=PHONE)
+        contexts.append(context)
+        tab = context.new_page()
+        tab.set_default_timeout(5000)
+        tab.goto(url)
+        return tab
+
+    yield open_tab
+    for context in contexts:
+        context.close()
+
+
+def start_game(tab, game, title, players, **options):
+    tab.locator(f"input[name=game][value='{game}']").check()
+    for number, player in enumerate(players, 1):
+        if number > 4:
+            tab.get_by_role("button", name="Add a player").click()
+        tab.get_by_label(f"Player {number}", exact=True).fill(player)
+    for field, value in options.items():
+        tab.locator(f"[name='{field}']").fill(value)
+    tab.get_by_role("button", name="Start the game").click()
+    expect(tab.locator("#board h1")).to_have_text(title)
+
+
+def score_of(tab, player):
+    return tab.locator("#scores tr", has_text=player).locator("td")
+
+
+def detail(tab, name):
+    return tab.locator(".details dt", has_text=name).locator("xpath=following-sibling::dd[1]")
+
+
+def enter_dice(tab, player, faces):
+    tab.locator("#roller").select_option(player)
+    for index, label in enumerate(faces):
+        tab.get_by_label(f"die {index + 1}", exact=True).select_option(label)
+    tab.get_by_role("button", name="Score this roll").click()
+
+
+def tap_to_correct(tab, die, label, guessed=False):
+    tab.locator("#dice .die").nth(die).click()
+    faces = "#correct-guesses" if guessed else "#correct-faces"
+    tab.locator(f"{faces} .face[data-label='{label}']").click()
+
+
+def test_a_cubes_roll_from_a_recording_is_scored_then_corrected_with_two_taps(
+    app, server, open_tab, tmp_path
+):
+    tab = open_tab(server)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
+    expect(detail(tab, "pot")).to_have_text("10")  # both ante 5
+
+    recording = tmp_path / "rolls.jsonl"
+    guesses = [[], [["4", 0.55], ["5", 0.4]], [], [], [], []]
+    roll = {"faces": ["3", "4", "BLANK", "BLANK", "BLANK", "BLANK"], "top": guesses, "wait": 0}
+    recording.write_text(json.dumps(roll) + "\n")
+    feed(app, RecordedRolls(recording))
+    expect(tab.locator("#last-note")).to_contain_text("Ana takes 7")  # scored with no tap at all
+    expect(detail(tab, "pot")).to_have_text("3")
+    expect(score_of(tab, "Ana").nth(2)).to_have_text("22")
+    tab.screenshot(path=SCREENSHOTS / "cubes-recorded-roll.png", full_page=True)
+
+    tab.locator("#dice .die").nth(1).click()
+    expect(tab.locator("#correct-guesses .face")).to_have_text(["4", "5"])  # the classifier's top-k first
+    tab.screenshot(path=SCREENSHOTS / "correct-a-die.png")
+    tab.locator("#correct-guesses .face[data-label='5']").click()
+    expect(tab.locator("#last-note")).to_contain_text("Ana takes 8")
+    expect(detail(tab, "pot")).to_have_text("2")
+    expect(score_of(tab, "Ana").nth(2)).to_have_text("23")
+    expect(tab.locator("#history li").first).to_contain_text("roll #2 corrected to 3 5")
+
+
+def test_a_game_entered_by_hand_survives_a_reload_and_shows_on_a_second_device(server, open_tab):
+    tab = open_tab(server)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo", "Cy"])
+    enter_dice(tab, "Ana", ["CUBES", "2", "BLANK", "BLANK", "BLANK", "BLANK"])
+    expect(tab.locator("#make")).to_contain_text("CUBES + 2")
+    expect(tab.locator("#turn")).to_contain_text("Bo's turn")
+    expect(score_of(tab, "Ana").nth(2)).to_have_text("19")  # 20 - 5 ante + twice 2 from the pot
+
+    tab.reload()
+    expect(tab.locator("#turn")).to_contain_text("Bo's turn")
+    expect(score_of(tab, "Ana").nth(2)).to_have_text("19")
+
+    second = open_tab(tab.url)
+    expect(second.locator("#turn")).to_contain_text("Bo's turn")
+    tap_to_correct(tab, 1, "3")
+    expect(second.locator("#make")).to_contain_text("CUBES + 3", timeout=1000)  # within a second
+    expect(score_of(second, "Ana").nth(2)).to_have_text("21", timeout=1000)
+    second.screenshot(path=SCREENSHOTS / "second-device-sees-the-correction.png", full_page=True)
+
+    tab.get_by_role("button", name="Undo the last move").click()
+    expect(second.locator("#make")).to_contain_text("CUBES + 2")
+    expect(second.locator("#history li.undone")).to_have_count(1)
+
+
+def test_a_shooter_hand_entered_by_hand(server, open_tab):
+    tab = open_tab(server)
+    start_game(tab, "shooter", "Shooter", ["Ana", "Bo", "Cy"])
+    expect(tab.locator("#bid")).to_contain_text("Bo bids")  # the dealer's left speaks first
+    tab.locator("#bid [name=bid]").fill("4")
+    tab.get_by_role("button", name="Bid", exact=True).click()
+    expect(tab.locator("#bid")).to_contain_text("Cy bids")
+    tab.get_by_role("button", name="Cy: pass").click()
+    tab.get_by_role("button", name="Ana: pass").click()
+    tab.get_by_role("button", name="Bo: trump hearts").click()
+    expect(tab.locator(".goal", has_text="hand")).to_be_visible()
+    for player, tricks in (("Ana", "2"), ("Bo", "5"), ("Cy", "1")):
+        tab.locator(f"#tricks [data-player={player}]").fill(tricks)
+    tab.get_by_role("button", name="End the hand").click()
+    expect(tab.locator("#last-note")).to_contain_text("Bo bid 4 in hearts, took 5")
+    expect(score_of(tab, "Bo").nth(1)).to_have_text("5")
+    tab.get_by_role("button", name="Cy: renege").click()
+    expect(score_of(tab, "Cy").nth(1)).to_have_text("-1")
+    tab.screenshot(path=SCREENSHOTS / "shooter-by-hand.png", full_page=True)
+
+
+def test_a_refused_move_is_explained_and_changes_nothing(server, open_tab):
+    tab = open_tab(server)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
+    tab.get_by_text("Another move, as JSON").click()
+    tab.locator("#json-move [name=type]").fill("roll")
+    tab.locator("#json-move [name=player]").select_option("Bo")
+    tab.locator("#json-move [name=data]").fill('{"faces": ["1", "2", "3", "4", "5", "6"]}')
+    tab.get_by_role("button", name="Send").click()
+    expect(tab.locator("#message")).to_contain_text("it is Ana's turn, not Bo's")
+    expect(tab.locator("#history li")).to_have_count(1)
+    enter_dice(tab, "Ana", ["1", "2", "3", "4", "5", "6"])
+    expect(tab.locator("#message")).to_be_hidden()
+    expect(tab.locator("#last-note")).to_contain_text("the pot holds only 10, so Ana pays 11")
