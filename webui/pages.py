@@ -15,7 +15,7 @@ from scoring.games import GAMES
 from scoring.targets import SHOOTOUT_TITLES
 from webui import security
 from webui.db import get_ledger
-from webui.table import GOAL_KEYS, catalog, face_colour, face_text, options_from_form, table
+from webui.table import GOAL_KEYS, catalog, face_colour, face_text, in_words, options_from_form, table, words
 
 bp = Blueprint("pages", __name__)
 
@@ -36,9 +36,14 @@ def colour_filter(label: str) -> str:
     return face_colour(label)
 
 
+@bp.app_template_filter("plain")
+def plain_filter(value: Any) -> str:
+    return in_words(value)
+
+
 @bp.app_template_filter("words")
 def words_filter(key: str) -> str:
-    return key.replace("_", " ")
+    return words(key)
 
 
 @bp.get("/")
@@ -177,7 +182,7 @@ def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str
         for suit in SUITS:
             yield {"trump": suit}, f"trump {suit}"
     else:
-        yield {}, move.replace("_", " ")
+        yield {}, words(move)
 
 
 def dice_to_enter(last_roll: dict[str, Any] | None, kind: DieKind | None) -> list[str]:

@@ -105,6 +105,26 @@ def face_colour(label: str) -> str:
     return ""
 
 
+def words(name: str) -> str:
+    """A field's name as words: tricks_in_hand -> tricks in hand."""
+    return name.replace("_", " ")
+
+
+def in_words(value: Any, nested: bool = False) -> str:
+    """A game detail in words, with no JSON punctuation for a player to decode."""
+    if value is None or value == [] or value == {}:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        text = ", ".join(f"{words(str(key))}: {in_words(item, True)}" for key, item in value.items())
+        return f"({text})" if nested else text
+    if isinstance(value, list):
+        text = "; ".join(in_words(item, True) for item in value)
+        return f"({text})" if nested else text
+    return str(value)
+
+
 def describe(event: Event) -> str:
     """One event in words, for the history."""
     data = dict(event.data)
@@ -117,7 +137,7 @@ def describe(event: Event) -> str:
     if isinstance(data.get("faces"), list):
         data.pop("faces")
         data.pop("top", None)  # the classifier's guesses: shown when correcting
-    return ", ".join(f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in data.items())
+    return in_words(data) if data else ""
 
 
 def history(events: Sequence[Event]) -> list[dict[str, Any]]:

@@ -1,0 +1,115 @@
+"""``dicescore serve`` as a process: it binds where told, guards the LAN with a PIN, and
+a kill -9 loses no acknowledged move."""
+
+import http.cookiejar
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    def __init__(self, database, *args):
+        self.port = free_port()
+        command = [
+            sys.executable,
+            "-m",
+            "dicescore",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            str(database),
+        ]
+        self.process = subprocess.Popen([*command, *args], stderr=subprocess.PIPE, text=True)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.browser = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                self.csrf = self.get("/api/session")["csrf"]
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise
+                time.sleep(0.1)
+
+    def get(self, path):
+        with self.browser.open(self.url + path, timeout=10) as response:
+            return json.load(response)
+
+    def post(self, path, body, **headers):
+        request = urllib.request.Request(
+            self.url + path, json.dumps(body).encode(), {"X-CSRF-Token": self.csrf, **headers}
+        )
+        with self.browser.open(request, timeout=10) as response:
+            return json.load(response)
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+        return self.process.stderr.read()
+
+
+@pytest.fixture
+def database(tmp_path):
+    return tmp_path / "games.sqlite"
+
+
+def test_a_killed_server_restarts_with_every_acknowledged_move(database):
+    server = Server(database)
+    try:
+        game_id = server.post("/api/games", {"game": "cubes", "players": ["Ana", "Bo"]})["id"]
+        faces = ["CUBES", "1", "2", "3", "BLANK", "BLANK"]
+        server.post(
+            f"/api/games/{game_id}/events", {"type": "roll", "player": "Ana", "data": {"faces": faces}}
+        )
+        before = server.get(f"/api/games/{game_id}/events")["events"]
+    finally:
+        server.kill()
+    server = Server(database)
+    try:
+        assert server.get(f"/api/games/{game_id}/events")["events"] == before
+        assert server.get(f"/api/games/{game_id}")["view"]["turn"] == "Bo"
+    finally:
+        server.kill()
+
+
+def test_shared_on_the_lan_it_prints_the_address_a_qr_code_and_the_pin(database):
+    server = Server(database, "--host", "0.0.0.0")
+    try:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            server.post("/api/games", {"game": "cubes", "players": ["Ana", "Bo"]})
+        assert refused.value.code == 403
+    finally:
+        printed = server.kill()
+    pin = re.search(r"join PIN (\d{6})", printed).group(1)
+    assert re.search(rf"the table is at http://[^ ]+:{server.port}/", printed)
+    assert "█" in printed  # the QR code
+    assert pin
+
+
+def test_it_binds_to_this_machine_only_by_default(database):
+    server = Server(database)
+    try:
+        assert not server.get("/api/session")["pin_required"]
+        listening = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
+        if listening:  # where ss is installed
+            assert f"127.0.0.1:{server.port}" in listening and f"0.0.0.0:{server.port}" not in listening
+    finally:
+        server.kill()
