@@ -12,7 +12,8 @@ from dicescore.ledger import Ledger
 from scoring.faces import DIE_KINDS, DieKind, Suit
 from scoring.game import IllegalMove
 from scoring.games import GAMES
-from scoring.targets import SHOOTOUT_TITLES
+from scoring.hands import KIND_NAMES
+from scoring.targets import SHOOTOUT_TITLES, standard_deck
 from webui import security
 from webui.db import get_ledger
 from webui.table import GOAL_KEYS, catalog, face_colour, face_text, in_words, options_from_form, table, words
@@ -38,6 +39,16 @@ def colour_filter(label: str) -> str:
 
 @bp.app_template_filter("plain")
 def plain_filter(value: Any) -> str:
+    return in_words(value)
+
+
+@bp.app_template_filter("goal")
+def goal_filter(value: Any) -> str:
+    """A goal in words; a target card as it is printed: Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips."""
+    if isinstance(value, dict) and isinstance(value.get("cards"), list) and "kind" in value:
+        cards = " ".join(face_text(str(card)) for card in value["cards"])
+        chips = f", {value['chips']} chips" if "chips" in value else ""
+        return f"{KIND_NAMES.get(value['kind'], words(str(value['kind'])))}: {cards}{chips}"
     return in_words(value)
 
 
@@ -136,7 +147,10 @@ def render_board(state: dict[str, Any]) -> str:
     other_details = {
         key: value for key, value in state["details"].items() if key not in columns and key not in goal
     }
-    allowed = view["allowed"]
+
+    def allowed_to(move: str) -> list[str]:
+        return [player for player in players if move in view["allowed"].get(player, [])]
+
     entry_faces = dice_to_enter(state["dice"], kind)
     return render_template(
         "_board.html",
@@ -147,9 +161,11 @@ def render_board(state: dict[str, Any]) -> str:
         goal=goal,
         other_details=other_details,
         buttons=move_buttons(view, state["details"]),
-        rollers=[player for player in players if "roll" in allowed.get(player, [])],
-        bidders=[player for player in players if "bid" in allowed.get(player, [])],
-        trick_takers=[player for player in players if "tricks" in allowed.get(player, [])],
+        rollers=allowed_to("roll"),
+        bidders=allowed_to("bid"),
+        trick_takers=allowed_to("tricks"),
+        drawers=allowed_to("draw") if uses_physical_deck(view) else [],
+        physical_cards=physical_cards(),
         suits=SUITS,
         entry_faces=entry_faces,
         moves_with_forms=MOVES_WITH_FORMS,
@@ -178,11 +194,26 @@ def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str
         for opponent in details.get("contenders") or view["players"]:
             if opponent != player:
                 yield {"opponent": opponent}, f"challenge {opponent}"
+    elif move == "draw" and uses_physical_deck(view):
+        return  # the card drawn is entered with the draw form
     elif move == "trump":
         for suit in SUITS:
             yield {"trump": suit}, f"trump {suit}"
     else:
         yield {}, words(move)
+
+
+def uses_physical_deck(view: dict[str, Any]) -> bool:
+    return view["options"].get("deck") == "physical"
+
+
+def physical_cards() -> list[tuple[dict[str, Any], str]]:
+    """Each different game card of the Square Shooters deck, as a draw's data and in words,
+    for entering the card a player turns from a physical deck."""
+    cards: dict[str, dict[str, Any]] = {}
+    for card in standard_deck().cards:
+        cards.setdefault(str(card), {key: value for key, value in card.to_json().items() if key != "id"})
+    return [(data, text) for text, data in cards.items()]
 
 
 def dice_to_enter(last_roll: dict[str, Any] | None, kind: DieKind | None) -> list[str]:

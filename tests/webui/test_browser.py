@@ -75,7 +75,11 @@ def start_game(tab, game, title, players, **options):
             tab.get_by_role("button", name="Add a player").click()
         tab.get_by_label(f"Player {number}", exact=True).fill(player)
     for field, value in options.items():
-        tab.locator(f"[name='{field}']").fill(value)
+        option = tab.locator(f"[name='{field}']")
+        if option.evaluate("element => element.tagName") == "SELECT":
+            option.select_option(value)
+        else:
+            option.fill(value)
     tab.get_by_role("button", name="Start the game").click()
     expect(tab.locator("#board h1")).to_have_text(title)
 
@@ -171,6 +175,32 @@ def test_a_shooter_hand_entered_by_hand(server, open_tab):
     tab.get_by_role("button", name="Cy: renege").click()
     expect(score_of(tab, "Cy").nth(1)).to_have_text("-1")
     tab.screenshot(path=SCREENSHOTS / "shooter-by-hand.png", full_page=True)
+
+
+def test_a_square_shooters_turn_with_three_rolls_and_a_double_down(server, open_tab):
+    tab = open_tab(server)
+    physical = {"square-shooters/classic:deck": "physical"}
+    start_game(tab, "square-shooters/classic", "Square Shooters: the Classic game", ["Ana", "Bo"], **physical)
+    draw = tab.get_by_label("card drawn")
+    draw.select_option("Double-Down")
+    tab.get_by_role("button", name="Draw").click()
+    expect(tab.locator("#last-note")).to_contain_text("Ana keeps a Double-Down and draws again")
+    draw.select_option("Full House (7C 7H 7D AS AH), 8 chips")
+    tab.get_by_role("button", name="Draw").click()
+    expect(tab.locator(".goal", has_text="target")).to_contain_text("Full House")
+
+    enter_dice(tab, "Ana", ["7C", "7H", "2S", "3D", "4H", "5C", "9S", "JD", "KC"])
+    expect(tab.locator("#turn")).to_contain_text("Ana's turn · roll 1")
+    tab.get_by_role("button", name="Ana: play Double-Down").click()
+    expect(tab.locator("#last-note")).to_contain_text("Ana plays a Double-Down")
+    enter_dice(tab, "Ana", ["7C", "7H", "7D", "3D", "4H", "5C", "9S", "JD", "KC"])
+    expect(tab.locator("#turn")).to_contain_text("roll 2")
+    expect(tab.locator("#make")).to_contain_text("Three of a Kind")
+    tab.screenshot(path=SCREENSHOTS / "square-shooters-double-down.png", full_page=True)
+    enter_dice(tab, "Ana", ["7C", "7H", "7D", "AS", "AH", "5C", "9S", "JD", "KC"])
+    expect(tab.locator("#last-note")).to_contain_text("x2 = 16 chips")
+    expect(score_of(tab, "Ana").nth(1)).to_have_text("16")
+    expect(tab.locator("#turn")).to_contain_text("Bo's turn")
 
 
 def test_a_refused_move_is_explained_and_changes_nothing(server, open_tab):

@@ -138,6 +138,8 @@ board.addEventListener("submit", async (submit) => {
     if (await send({ type: "roll", player: form.elements.player.value, data: { faces: faceLabels } })) {
       enteringDice = false;
     }
+  } else if (form.id === "draw") {
+    send({ type: "draw", player: form.elements.player.value, data: { card: JSON.parse(form.elements.card.value) } });
   } else if (form.id === "bid") {
     const trump = form.elements.trump.value;
     const data = { bid: Number(form.elements.bid.value), ...(trump ? { trump } : {}) };
