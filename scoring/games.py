@@ -9,6 +9,7 @@ from scoring.cubes import Cubes
 from scoring.game import Game, IllegalMove
 from scoring.old_town import OldTown
 from scoring.shooter import Shooter
+from scoring.showdown import ShowdownV1, ShowdownV2
 from scoring.squib import SquibSquares
 from scoring.twenty_one import TwentyOne
 
@@ -20,6 +21,8 @@ GAMES: dict[str, type[Game]] = {
         Cubes,
         TwentyOne,
         OldTown,
+        ShowdownV1,
+        ShowdownV2,
     )
 }
 

@@ -193,6 +193,36 @@ def test_players_tied_at_the_end_play_another_round_among_themselves():
     assert game.totals() == {"Ann": 0, "Bob": 2, "Cy": 1}
 
 
+def test_a_natural_21_needs_no_decision():
+    game = play(new(), ("Bob", "AS"), ("Ann", "5D"), ("Bob", "KH"), ("Ann", "6D"))
+    assert game.turn() == "Ann"  # Bob's 21 is made: his turn is over
+    play(game, ("Ann", "8S"), ("Ann", "9C"))  # 28: Ann busts
+    assert game.totals() == {"Ann": 0, "Bob": 1}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), st.booleans())
+def test_any_legal_play_keeps_the_rules(data, jokers_wild):
+    """Random dice and random choices: one player acts at a time, a round never uses
+    more than nine dice or a card twice, and every round adds a win unless all bust."""
+    game = new(("Ann", "Bob", "Cy"), rounds=2, jokers_wild=jokers_wild)
+    for _ in range(60):
+        if game.finished():
+            break
+        player = game.turn()
+        acting = [p for p, moves in game.allowed().items() if moves]
+        assert acting == [player]
+        out = [card for hand in game.details()["hands"].values() for card in hand["cards"]]
+        assert len(out) == len(set(out)) <= 9
+        if "stand" in game.allowed()[player] and data.draw(st.booleans()):
+            play(game, (player, "stand"))
+        else:
+            fresh = [label for label in CARD_LABELS + ("JOKER_RED", "JOKER_BLACK") if label not in out]
+            play(game, (player, data.draw(st.sampled_from(fresh))))
+    if game.finished():
+        assert len(game.winners()) == 1
+
+
 # -- bad input -------------------------------------------------------------------------
 def test_a_fourth_player_is_refused():
     with pytest.raises(IllegalMove, match="at most 3 players"):

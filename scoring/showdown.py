@@ -1,0 +1,146 @@
+"""Showdown, versions 1 and 2, from the Square Shooters sheet's "Other Great Games".
+
+Each round every player in turn (the first player moves left each round) takes one to
+three rolls of the nine dice, holding any dice between rolls (``roll``, ``stop`` to end
+the turn early); the best poker hand of their final dice, five dice at most (six for Six
+of a Kind), is ranked as in Figure 1, with Five and Six of a Kind above it when jokers
+are wild.  The best hand of the round scores a round point; tied best hands each score
+it.  After the last round, players tied at the top play another round among themselves.
+
+Version 2: the round's first player takes up to three rolls and every other player is
+limited to the number of rolls the first player used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from scoring.game import Event, Game, Option
+from scoring.hands import Hand, best_hand
+from scoring.turns import RollTurn, leaders, names, plural, seating
+
+
+class Showdown(Game):
+    die_kind = "square-shooters"
+    min_players = 2
+    max_players = 10
+    options_spec: Mapping[str, Option] = {
+        "jokers_wild": Option(True, "Jokers are wild (Five and Six of a Kind beat a Royal Flush)"),
+        "rounds": Option(1, "Rounds to play; the most round wins wins", minimum=1, maximum=99),
+    }
+    limit_to_first: ClassVar[bool] = False  # version 2: the first player's rolls cap the others'
+
+    def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
+        super().__init__(players, options)
+        self.round = 0
+        self.points = dict.fromkeys(self.players, 0)
+        self.contenders: tuple[str, ...] = self.players
+        self.over = False
+        self.shown: RollTurn | None = None  # the last finished turn, still on the table
+        self._start_round()
+
+    def _start_round(self) -> None:
+        self.round += 1
+        first = self.players[(self.round - 1) % len(self.players)]
+        self.order = seating(self.players, first, self.contenders)
+        self.hands: dict[str, Hand] = {}
+        self.limit = 3
+        self.current = RollTurn(self.order[0], self.limit)
+
+    # -- events ---------------------------------------------------------------------
+    def on_roll(self, event: Event) -> None:
+        self.require_player(event, self.current.player)
+        self.current = self.current.roll(event)
+        if self.current.over:
+            self._end_turn()
+
+    def on_stop(self, event: Event) -> None:
+        self.require_player(event, self.current.player)
+        self.current = self.current.stop()
+        self._end_turn()
+
+    def hand_of(self, turn: RollTurn) -> Hand:
+        return best_hand(turn.labels, jokers_wild=self.options["jokers_wild"])
+
+    def _end_turn(self) -> None:
+        turn = self.current
+        self.hands[turn.player] = self.hand_of(turn)
+        self.notes.append(f"{turn.player}: {self.hands[turn.player]}")
+        if self.limit_to_first and len(self.hands) == 1:
+            self.limit = turn.count
+            self.notes.append(f"{turn.player} used {plural(turn.count, 'roll')}: nobody else may use more")
+        self.shown = turn
+        if len(self.hands) < len(self.order):
+            self.current = RollTurn(self.order[len(self.hands)], self.limit)
+        else:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        best = max(self.hands.values())
+        round_winners = [player for player in self.order if self.hands[player] == best]
+        for player in round_winners:
+            self.points[player] += 1
+        if len(round_winners) == 1:
+            self.notes.append(f"round {self.round}: {round_winners[0]} wins it with {best}")
+        else:
+            self.notes.append(f"round {self.round}: {names(round_winners)} share it with equal best hands")
+        if self.round >= self.options["rounds"]:
+            top = leaders(self.points, self.contenders)
+            if len(top) == 1:
+                self.over = True
+                self.notes.append(f"{top[0]} wins the game with {plural(self.points[top[0]], 'round point')}")
+                return
+            self.contenders = tuple(top)
+            self.notes.append(f"{names(top)} are tied at the top: they play another round")
+        self._start_round()
+
+    # -- the four questions ---------------------------------------------------------
+    def showing(self) -> RollTurn | None:
+        """The turn whose dice are on the table."""
+        return self.current if self.current.rolls else self.shown
+
+    def turn(self) -> str | None:
+        return None if self.over else self.current.player
+
+    def roll_number(self) -> int | None:
+        showing = self.showing()
+        return showing.count if showing else None
+
+    def dice_make(self) -> str:
+        showing = self.showing()
+        return str(self.hand_of(showing)) if showing else ""
+
+    def allowed(self) -> dict[str, list[str]]:
+        moves = {player: [] for player in self.players}
+        if not self.over:
+            moves[self.current.player] = self.current.moves()
+        return moves
+
+    def totals(self) -> dict[str, int]:
+        """Round points."""
+        return dict(self.points)
+
+    def finished(self) -> bool:
+        return self.over
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "rounds": self.options["rounds"],
+            "order": list(self.order),
+            "contenders": list(self.contenders),
+            "roll_limit": self.current.limit,
+            "hands": {player: str(hand) for player, hand in self.hands.items()},
+        }
+
+
+class ShowdownV1(Showdown):
+    name = "square-shooters/showdown-v1"
+    title = "Square Shooters: Showdown (version 1)"
+
+
+class ShowdownV2(Showdown):
+    name = "square-shooters/showdown-v2"
+    title = "Square Shooters: Showdown (version 2)"
+    limit_to_first = True
