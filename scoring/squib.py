@@ -112,11 +112,9 @@ class Square:
         if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
             raise IllegalMove("a square is a list of rows, each a list of cards")
         rows = [[None if card is None else SquibCard.parse(card) for card in row] for row in grid]
-        if len(rows) < 2:
+        if len(rows) < 2 or not rows[0]:
             raise IllegalMove("a square needs at least two cards in a column (two rows)")
         width = len(rows[0])
-        if width == 0:
-            raise IllegalMove("a square needs at least two cards in a column (two rows)")
         for number, row in enumerate(rows, start=1):
             if len(row) != width:
                 raise IllegalMove(
