@@ -10,6 +10,7 @@ from scoring.game import Game, IllegalMove
 from scoring.old_town import OldTown
 from scoring.shooter import Shooter
 from scoring.showdown import ShowdownV1, ShowdownV2
+from scoring.square_shooters import Classic, FunVariation, SquareShootout
 from scoring.squib import SquibSquares
 from scoring.twenty_one import TwentyOne
 
@@ -23,6 +24,9 @@ GAMES: dict[str, type[Game]] = {
         OldTown,
         ShowdownV1,
         ShowdownV2,
+        Classic,
+        FunVariation,
+        SquareShootout,
     )
 }
 
