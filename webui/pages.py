@@ -23,7 +23,7 @@ bp = Blueprint("pages", __name__)
 GAME_ID = "<int(min=1, max=9223372036854775807):game_id>"
 # Moves entered with a form of their own on the board; every other allowed move is a
 # button (one per choice when the move names a card, an opponent or a suit).
-MOVES_WITH_FORMS = frozenset({"roll", "bid", "tricks"})
+MOVES_WITH_FORMS = frozenset({"roll", "bid", "tricks", "square", "steal"})
 SUITS = tuple(suit.name.lower() for suit in Suit)
 
 
@@ -165,6 +165,8 @@ def render_board(state: dict[str, Any]) -> str:
         bidders=allowed_to("bid"),
         trick_takers=allowed_to("tricks"),
         drawers=allowed_to("draw") if uses_physical_deck(view) else [],
+        square_makers=allowed_to("square"),
+        stealers=allowed_to("steal"),
         physical_cards=physical_cards(),
         suits=SUITS,
         entry_faces=entry_faces,
@@ -194,6 +196,9 @@ def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str
         for opponent in details.get("contenders") or view["players"]:
             if opponent != player:
                 yield {"opponent": opponent}, f"challenge {opponent}"
+    elif move == "break":  # one button per square the player has
+        for square in details.get("squares", {}).get(player, {}):
+            yield {"id": square}, f"break square {square}"
     elif move == "draw" and uses_physical_deck(view):
         return  # the card drawn is entered with the draw form
     elif move == "trump":

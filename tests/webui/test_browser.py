@@ -203,6 +203,28 @@ def test_a_square_shooters_turn_with_three_rolls_and_a_double_down(server, open_
     expect(tab.locator("#turn")).to_contain_text("Bo's turn")
 
 
+def test_squib_squares_entered_by_hand(server, open_tab):
+    tab = open_tab(server)
+    start_game(tab, "squib-squares", "Squib Squares", ["Ana", "Bo"])
+    tab.locator("#square [name=grid]").fill(
+        "blue happy rocket / green sad candle | purple angry spinny / orange sleepy booster\n"
+        "yellow excited missile / blue angry booster | green happy candle / purple excited rocket"
+    )
+    tab.get_by_role("button", name="Score the square").click()
+    expect(tab.locator("#last-note")).to_contain_text("Ana makes square A: 2x2, 4 cards + 2 size bonus = 6")
+    expect(score_of(tab, "Ana").nth(1)).to_have_text("6")
+
+    tab.locator("#steal [name=mine]").fill("blue happy rocket / green sad candle")
+    tab.locator("#steal [name=theirs]").fill("purple sad spinny / orange happy booster")
+    tab.get_by_role("button", name="Settle the steal").click()
+    expect(tab.locator("#last-note")).to_contain_text("Squib Steal, Ana against Bo: Ana wins with card 1")
+    tab.screenshot(path=SCREENSHOTS / "squib-squares-by-hand.png", full_page=True)
+    tab.get_by_role("button", name="Ana: break square A").click()
+    expect(score_of(tab, "Ana").nth(1)).to_have_text("0")
+    tab.get_by_role("button", name="Bo: end").click()
+    expect(tab.locator("#turn")).to_contain_text("Game over.")
+
+
 def test_a_refused_move_is_explained_and_changes_nothing(server, open_tab):
     tab = open_tab(server)
     start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])

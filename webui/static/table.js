@@ -11,7 +11,6 @@ const faces = JSON.parse(document.getElementById("faces").textContent);
 let version = Number(table.dataset.version);
 let csrfToken = document.querySelector("meta[name=csrf-token]").content;
 let lastNote = board.querySelector("[data-last-note]")?.dataset.lastNote ?? "";
-let enteringDice = false; // the player is filling the dice form: keep it across redraws
 
 function showError(text) {
   message.textContent = text;
@@ -43,33 +42,44 @@ async function refresh() {
   if (response.ok) redraw(await response.json());
 }
 
-function keptDice() {
-  const form = document.getElementById("enter-dice");
-  if (!enteringDice || form === null) return null;
-  return {
-    player: form.elements.player.value,
-    faces: [...form.querySelectorAll("select.picker")].map((picker) => picker.value),
-  };
+// Forms the player has started filling in, by id: a redraw must not wipe what they typed.
+const editing = new Set();
+
+function keptForms() {
+  const kept = [];
+  for (const id of editing) {
+    const form = document.getElementById(id);
+    if (form === null) continue;
+    const pickers = form.querySelectorAll("select.picker").length;
+    kept.push({ id, pickers, values: [...form.elements].map((element) => [element.name, element.value]) });
+  }
+  return kept;
 }
 
-function restoreDice(kept) {
-  const form = document.getElementById("enter-dice");
-  if (kept === null || form === null) return;
-  const pickers = document.getElementById("pickers");
-  while (pickers.children.length < kept.faces.length) pickers.append(pickers.lastElementChild.cloneNode(true));
-  while (pickers.children.length > kept.faces.length) pickers.lastElementChild.remove();
-  kept.faces.forEach((label, i) => { pickers.children[i].value = label; });
-  if ([...form.elements.player.options].some((option) => option.value === kept.player)) {
-    form.elements.player.value = kept.player;
+function restoreForms(kept) {
+  for (const { id, pickers, values } of kept) {
+    const form = document.getElementById(id);
+    if (form === null) {
+      editing.delete(id); // the move is no longer open
+      continue;
+    }
+    const box = form.querySelector(".pickers");
+    while (box && box.children.length < pickers) box.append(box.lastElementChild.cloneNode(true));
+    while (box && box.children.length > pickers) box.lastElementChild.remove();
+    [...form.elements].forEach((element, i) => {
+      const [name, value] = values[i] ?? [];
+      const choosable = element.tagName !== "SELECT" || [...element.options].some((option) => option.value === value);
+      if (name === element.name && value !== undefined && choosable) element.value = value;
+    });
   }
 }
 
 function redraw(payload) {
-  if (payload.version < version) return; // an older board arriving late
+  if (payload.version <= version) return; // the board is a function of the log: nothing new
   version = payload.version;
-  const kept = keptDice();
+  const kept = keptForms();
   board.innerHTML = payload.html;
-  restoreDice(kept);
+  restoreForms(kept);
   if (payload.last_note && payload.last_note !== lastNote) announce(payload.last_note);
   lastNote = payload.last_note;
 }
@@ -116,50 +126,77 @@ board.addEventListener("click", (click) => {
   } else if (target.matches(".die")) {
     openCorrection(target);
   } else if (target.id === "add-die") {
-    enteringDice = true;
+    editing.add("enter-dice");
     const pickers = document.getElementById("pickers");
     pickers.append(pickers.lastElementChild.cloneNode(true));
   } else if (target.id === "remove-die") {
-    enteringDice = true;
+    editing.add("enter-dice");
     const pickers = document.getElementById("pickers");
     if (pickers.children.length > 1) pickers.lastElementChild.remove();
   }
 });
 
-board.addEventListener("change", (change) => {
-  if (change.target.closest("#enter-dice")) enteringDice = true;
-});
+for (const kind of ["input", "change"]) {
+  board.addEventListener(kind, (edit) => {
+    const form = edit.target.closest("form");
+    if (form?.id) editing.add(form.id);
+  });
+}
+
+// Squib cards as typed: "left squib / right squib", several split by "|".
+function squibCards(line) {
+  return line.split("|").map((card) => card.split("/").map((squib) => squib.trim())).filter((card) => card[0]);
+}
+
+function squibLines(text) {
+  return text.split("\n").filter((line) => line.trim());
+}
 
 board.addEventListener("submit", async (submit) => {
   submit.preventDefault();
   const form = submit.target;
-  if (form.id === "enter-dice") {
-    const faceLabels = [...form.querySelectorAll("select.picker")].map((picker) => picker.value);
-    if (await send({ type: "roll", player: form.elements.player.value, data: { faces: faceLabels } })) {
-      enteringDice = false;
-    }
-  } else if (form.id === "draw") {
-    send({ type: "draw", player: form.elements.player.value, data: { card: JSON.parse(form.elements.card.value) } });
-  } else if (form.id === "bid") {
-    const trump = form.elements.trump.value;
-    const data = { bid: Number(form.elements.bid.value), ...(trump ? { trump } : {}) };
-    send({ type: "bid", player: form.elements.player.value, data });
-  } else if (form.id === "tricks") {
-    const tricks = {};
-    for (const input of form.querySelectorAll("input[name=tricks]")) tricks[input.dataset.player] = Number(input.value);
-    send({ type: "tricks", player: form.elements.player.value, data: { tricks } });
-  } else if (form.id === "json-move") {
-    let data;
-    try {
-      data = JSON.parse(form.elements.data.value || "{}");
-    } catch (error) {
-      showError(`The data is not JSON: ${error.message}`);
-      return;
-    }
-    const player = form.elements.player.value;
-    send({ type: form.elements.type.value, ...(player ? { player } : {}), data });
-  }
+  const entered = move(form);
+  if (entered !== null && (await send(entered))) editing.delete(form.id); // the next board starts afresh
 });
+
+// The move a form on the board enters, or null (with the reason shown) when it cannot.
+function move(form) {
+  const player = form.elements.player?.value;
+  switch (form.id) {
+    case "enter-dice": {
+      const faceLabels = [...form.querySelectorAll("select.picker")].map((picker) => picker.value);
+      return { type: "roll", player, data: { faces: faceLabels } };
+    }
+    case "draw":
+      return { type: "draw", player, data: { card: JSON.parse(form.elements.card.value) } };
+    case "square": {
+      const grid = squibLines(form.elements.grid.value).map(squibCards);
+      return { type: "square", player, data: { id: form.elements.square.value, grid } };
+    }
+    case "steal": {
+      const cards = (field) => squibLines(form.elements[field].value).flatMap(squibCards);
+      return { type: "steal", player, data: { opponent: form.elements.opponent.value, mine: cards("mine"), theirs: cards("theirs") } };
+    }
+    case "bid": {
+      const trump = form.elements.trump.value;
+      return { type: "bid", player, data: { bid: Number(form.elements.bid.value), ...(trump ? { trump } : {}) } };
+    }
+    case "tricks": {
+      const tricks = {};
+      for (const input of form.querySelectorAll("input[name=tricks]")) tricks[input.dataset.player] = Number(input.value);
+      return { type: "tricks", player, data: { tricks } };
+    }
+    case "json-move":
+      try {
+        const data = JSON.parse(form.elements.data.value || "{}");
+        return { type: form.elements.type.value, ...(player ? { player } : {}), data };
+      } catch (error) {
+        showError(`The data is not JSON: ${error.message}`);
+        return null;
+      }
+  }
+  return null;
+}
 
 const speak = document.getElementById("speak");
 speak.checked = localStorage.getItem("dicescore.speak") === "yes";
