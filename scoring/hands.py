@@ -248,7 +248,8 @@ def match_target(
 
 class _Roll:
     """One roll's faces, indexed for counting: the natural cards by value and by suit,
-    and the labels of the wilds (jokers on the dice first, then the Joker Cards)."""
+    and the labels of the wilds: the jokers on the dice (black, then red), then the Joker
+    Cards; the order of the faces given never matters."""
 
     def __init__(self, labels: Iterable[str | Face], jokers_wild: bool, extra_wilds: int):
         if not isinstance(extra_wilds, int) or isinstance(extra_wilds, bool) or extra_wilds < 0:
@@ -259,7 +260,8 @@ class _Roll:
             key=lambda card: (-value(card.rank), _SUIT_ORDER[card.suit]),
         )
         self.showing = frozenset(self.cards)
-        self.jokers = {face.label: face for face in faces if isinstance(face, Joker) and jokers_wild}
+        jokers = [face for face in faces if isinstance(face, Joker) and jokers_wild]
+        self.jokers = {joker.label: joker for joker in sorted(jokers, key=lambda joker: joker.label)}
         extra = [JOKER_CARD] + [f"{JOKER_CARD}_{n}" for n in range(2, extra_wilds + 1)]
         self.wilds = tuple(self.jokers) + tuple(extra[:extra_wilds])
         self.count = Counter(value(card.rank) for card in self.cards)

@@ -99,3 +99,78 @@ def best_with_wilds(naturals, wilds: int) -> tuple[int, tuple[int, ...]]:
         for suit in (None, "S"):
             best = max(best, hand_value(naturals + tuple((v, suit) for v in values)))
     return best
+
+
+# -- rummy melds ------------------------------------------------------------------------
+
+
+def card_points(table: str, place: int) -> int:
+    """A card's points at a run place (1 the low ace, 14 the high ace, also an ace in a
+    set; 2..13 the other ranks)."""
+    if place == 14:
+        return 15
+    if place == 1:
+        return 1 if table == "square-shooters" else 5
+    if place >= 10:
+        return 10
+    return place if table == "square-shooters" else 5
+
+
+def meld_points(group, table, jokers_wild=True, wild_ranks=frozenset(), kinds=("set", "run")) -> int:
+    """The most these dice score as one meld, 0 if they form none: every choice of which
+    may-be-wild dice act as wilds, tried as a set and as a run at every place."""
+
+    def may_be_wild(face) -> bool:
+        return jokers_wild if isinstance(face, Joker) else face.rank in wild_ranks
+
+    fixed = [face for face in group if not may_be_wild(face)]
+    if any(isinstance(face, Joker) for face in fixed):
+        return 0  # a joker that is not wild is in no meld
+    if len({card.rank for card in fixed}) > 1 and len({card.suit for card in fixed}) > 1:
+        return 0  # a shortcut: neither one rank (a set) nor one suit (a run)
+    size = len(group)
+    best = 0
+    may = [face for face in group if may_be_wild(face)]
+    for count in range(len(may) + 1):
+        for acting in combinations(may, count):
+            naturals = [face for face in group if face not in acting]
+            if not naturals or any(isinstance(face, Joker) for face in naturals):
+                continue
+            if "set" in kinds and 3 <= size <= 4 and len({card.rank for card in naturals}) == 1:
+                rank = naturals[0].rank
+                best = max(best, size * card_points(table, 14 if rank == Rank.ACE else int(rank)))
+            if "run" in kinds and size >= 3 and len({card.suit for card in naturals}) == 1:
+                for ace in (1, 14):
+                    places = [ace if card.rank == Rank.ACE else int(card.rank) for card in naturals]
+                    for low in range(1, 16 - size):
+                        high = low + size - 1
+                        if (low, high) != (1, 14) and all(low <= place <= high for place in places):
+                            best = max(best, sum(card_points(table, place) for place in range(low, high + 1)))
+    return best
+
+
+def best_melds_points(
+    labels, table="square-shooters", jokers_wild=True, wild_ranks=(), kinds=("set", "run")
+) -> int:
+    """The most points of any partition of the dice into melds and dice left out."""
+    faces = [parse_face(label) for label in labels]
+    wild = frozenset(rank if isinstance(rank, Rank) else Rank.parse(rank) for rank in wild_ranks)
+    melds = {}  # every group of three or more dice that forms a meld -> its points
+    for size in range(3, len(faces) + 1):
+        for group in combinations(range(len(faces)), size):
+            points = meld_points([faces[i] for i in group], table, jokers_wild, wild, kinds)
+            if points:
+                melds[frozenset(group)] = points
+
+    @cache
+    def best(free: frozenset[int]) -> int:
+        if not free:
+            return 0
+        first = min(free)
+        result = best(free - {first})  # the first die left out
+        for group, points in melds.items():
+            if first in group and group <= free:
+                result = max(result, points + best(free - group))
+        return result
+
+    return best(frozenset(range(len(faces))))

@@ -142,7 +142,7 @@ def test_four_of_a_rank_and_both_jokers_are_six_of_a_kind_over_six_dice():
     assert found.kind == "six_of_a_kind"
     assert str(found) == "Six of a Kind, 7s"
     assert len(found.faces) == 6
-    assert [label for label, _ in found.wilds] == ["JOKER_RED", "JOKER_BLACK"]
+    assert [label for label, _ in found.wilds] == ["JOKER_BLACK", "JOKER_RED"]
     assert found > hand("10H JH QH KH AH")
 
 
@@ -326,6 +326,13 @@ def test_a_hands_dice_and_wilds_show_what_it_claims(roll, jokers_wild, extra_wil
     if found.kind != "six_of_a_kind":
         as_values = tuple((14 if c.rank == Rank.ACE else int(c.rank), c.suit.value) for c in found.cards)
         assert hand_value(as_values) == found.strength
+
+
+@settings(max_examples=300, deadline=None)
+@given(rolls(), st.booleans(), st.integers(0, 1))
+def test_the_order_of_the_faces_does_not_matter(roll, jokers_wild, extra_wilds):
+    forward = best_hand(roll, jokers_wild, extra_wilds).to_json()
+    assert best_hand(roll[::-1], jokers_wild, extra_wilds).to_json() == forward
 
 
 @settings(max_examples=500, deadline=None)
