@@ -8,8 +8,9 @@ immutable value (Card, Joker, Number, Word, Blank); ``face.label`` turns it back
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from functools import cached_property
 
 
 class UnknownFace(ValueError):
@@ -83,7 +84,7 @@ class Card:
     rank: Rank
     suit: Suit
 
-    @property
+    @cached_property  # labels are looked at in every hot loop of the rules
     def label(self) -> str:
         return self.rank.label + self.suit.label
 
@@ -166,6 +167,9 @@ def parse_face(label: str | Face) -> Face:
     """The face a label names; case-insensitive, ``"T"`` accepted for ten."""
     if not isinstance(label, str):
         return label
+    face = _FACES.get(label)
+    if face is not None:
+        return face
     text = label.strip().upper()
     if text.startswith("T") and len(text) == 2:
         text = "10" + text[1]
@@ -189,13 +193,17 @@ class DieKind:
     name: str
     labels: tuple[str, ...]
     dice: int | None  # dice in a full roll; None when any number may be rolled
+    label_set: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "label_set", frozenset(self.labels))
 
     def faces(self) -> tuple[Face, ...]:
         return parse_faces(self.labels)
 
     def check(self, label: str | Face) -> Face:
         face = parse_face(label)
-        if face.label not in self.labels:
+        if face.label not in self.label_set:
             raise UnknownFace(f"{face.label} is not a face of {self.name} dice")
         return face
 
