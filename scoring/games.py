@@ -8,6 +8,7 @@ from typing import Any
 from scoring.cubes import Cubes
 from scoring.game import Game, IllegalMove
 from scoring.old_town import OldTown
+from scoring.rodeo import RodeoRummy
 from scoring.shooter import Shooter
 from scoring.showdown import ShowdownV1, ShowdownV2
 from scoring.square_shooters import Classic, FunVariation, SquareShootout
@@ -17,6 +18,7 @@ from scoring.twenty_one import TwentyOne
 GAMES: dict[str, type[Game]] = {
     game.name: game
     for game in (
+        RodeoRummy,
         SquibSquares,
         Shooter,
         Cubes,
