@@ -43,6 +43,15 @@ from scoring.targets import (
 from scoring.turns import RollTurn, leaders, names, seating
 
 MATCH_WORDS = {"exact": "matches exactly", "type": "matches the type", "none": "no match"}
+MATCH_NOTES = {
+    "exact": "{player} matches {card} exactly{joker}",
+    "type": "{player} matches the type of {card}{joker}",
+    "none": "{player} misses {card}",
+}
+
+
+def joker_words(match: TargetMatch) -> str:
+    return " with a joker" if match.level != "none" and match.joker_needed else ""
 
 
 def chips(count: int) -> str:
@@ -264,11 +273,14 @@ class SquareShooters(Game):
     def _extra_wilds(self) -> int:
         return int((self.rolling.player, "joker_card") in self.in_play)
 
-    def _judge(self) -> tuple[Hand, TargetMatch, Award]:
+    def _judge(self) -> tuple[TargetMatch, Award]:
         """The dice showing against the target, scored as if the turn ended now."""
-        labels, wild = self.rolling.labels, self.options["jokers_wild"]
-        extra = self._extra_wilds()
-        match = match_target(self.target.target, labels, jokers_wild=wild, extra_wilds=extra)
+        match = match_target(
+            self.target.target,
+            self.rolling.labels,
+            jokers_wild=self.options["jokers_wild"],
+            extra_wilds=self._extra_wilds(),
+        )
         won = award(
             self.target.target,
             match,
@@ -277,13 +289,17 @@ class SquareShooters(Game):
             kids_rule=self.options["kids_rule"],
             bonus=self.options["bonus"],
         )
-        return best_hand(labels, jokers_wild=wild, extra_wilds=extra), match, won
+        return match, won
 
     def _score_target(self) -> None:
+        # The note names the match, not the best hand: finding that is the slow part of a
+        # replay, and what the dice make is shown live by dice_make().
         player = self.rolling.player
-        hand, match, won = self._judge()
-        joker = " with a joker" if match.level != "none" and match.joker_needed else ""
-        self.notes.append(f"{player} rolls {hand}: {MATCH_WORDS[match.level]}{joker}, wins {won}")
+        match, won = self._judge()
+        words = MATCH_NOTES[match.level].format(
+            player=player, card=self.target.name, joker=joker_words(match)
+        )
+        self.notes.append(f"{words}: wins {won}")
         self._pay(player, won.total)
         for holder, kind in self.in_play:
             if kind == "quick_draw" and won.total:
@@ -339,9 +355,11 @@ class SquareShooters(Game):
             return ""
         if self.phase == "showdown":
             return str(best_hand(self.rolling.labels, jokers_wild=self.options["jokers_wild"]))
-        hand, match, won = self._judge()
-        joker = " with a joker" if match.level != "none" and match.joker_needed else ""
-        return f"{hand}: {MATCH_WORDS[match.level]}{joker}, {won}"
+        match, won = self._judge()
+        hand = best_hand(
+            self.rolling.labels, jokers_wild=self.options["jokers_wild"], extra_wilds=self._extra_wilds()
+        )
+        return f"{hand}: {MATCH_WORDS[match.level]}{joker_words(match)}, {won}"
 
     def playable(self, player: str) -> list[str]:
         """The shootout cards ``player`` may play now."""

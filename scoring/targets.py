@@ -43,9 +43,13 @@ class TargetCard:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, **self.target.to_json()}
 
+    @property
+    def name(self) -> str:
+        """The card's hand, e.g. "Two Pairs (AS AD 8C 8H)"."""
+        return f"{KIND_NAMES[self.kind]} ({' '.join(card.label for card in self.target.cards)})"
+
     def __str__(self) -> str:
-        cards = " ".join(card.label for card in self.target.cards)
-        return f"{KIND_NAMES[self.kind]} ({cards}), {self.target.chips} chips"
+        return f"{self.name}, {self.target.chips} chips"
 
 
 @dataclass(frozen=True)
