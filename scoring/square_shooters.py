@@ -573,9 +573,8 @@ class SquareShootout(SquareShooters):
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
-        deck = standard_deck()
-        self.deck = deck
-        self.targets = tuple(deck.first_target(kind) for kind in TARGET_KINDS)
+        self.deck = standard_deck()
+        self.targets = tuple(self.deck.first_target(kind) for kind in TARGET_KINDS)
         self._start_round()
 
     @property
@@ -587,8 +586,12 @@ class SquareShootout(SquareShooters):
         self.target = self.targets[(self.round - 1) % len(self.targets)]
         self._begin_rolling()
 
+    def _choosing(self) -> bool:
+        """The seven cards may be chosen until the first roll of the game."""
+        return self.round == 1 and self.index == 0 and self.phase == "roll" and not self.rolling.rolls
+
     def on_choose(self, event: Event) -> None:
-        if self.round != 1 or self.index != 0 or self.rolling.rolls:
+        if not self._choosing():
             raise IllegalMove("the seven target cards are chosen before the first roll")
         entries = data_field(event, "cards", list)
         cards = [self.deck.card(entry) if isinstance(entry, str) else target_card(entry) for entry in entries]
@@ -603,7 +606,7 @@ class SquareShootout(SquareShooters):
 
     def allowed(self) -> dict[str, list[str]]:
         moves = super().allowed()
-        if self.round == 1 and self.index == 0 and self.rolling is not None and not self.rolling.rolls:
+        if self._choosing():
             for player in self.players:
                 moves[player].append("choose")
         return moves
