@@ -21,7 +21,7 @@ VIEW_KEYS = frozenset(
     | {"winners", "notes"}
 )
 # Details shown first, as the goal of the moment, when a game reports them.
-GOAL_KEYS = ("target", "goal", "spinner", "round", "set", "hand")
+GOAL_KEYS = ("target", "goal", "effect", "spinner", "round", "set", "hand")
 
 
 def option_type(option: Option) -> str:

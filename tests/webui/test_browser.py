@@ -15,6 +15,7 @@ from webui.sources import RecordedRolls, feed
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
+expect.set_options(timeout=10_000)  # a loaded CI machine; the one-second checks say so themselves
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -59,7 +60,7 @@ def open_tab(chromium):
         context = chromium.new_context(viewport=PHONE)
         contexts.append(context)
         tab = context.new_page()
-        tab.set_default_timeout(5000)
+        tab.set_default_timeout(10_000)
         tab.goto(url)
         return tab
 
@@ -68,7 +69,7 @@ def open_tab(chromium):
         context.close()
 
 
-def start_game(tab, game, title, players, **options):
+def start_game(tab, game, title, players, screenshot=None, **options):
     tab.locator(f"input[name=game][value='{game}']").check()
     for number, player in enumerate(players, 1):
         if number > 4:
@@ -80,6 +81,8 @@ def start_game(tab, game, title, players, **options):
             option.select_option(value)
         else:
             option.fill(value)
+    if screenshot:
+        tab.screenshot(path=SCREENSHOTS / screenshot, full_page=True)
     tab.get_by_role("button", name="Start the game").click()
     expect(tab.locator("#board h1")).to_have_text(title)
 
@@ -109,7 +112,7 @@ def test_a_cubes_roll_from_a_recording_is_scored_then_corrected_with_two_taps(
     app, server, open_tab, tmp_path
 ):
     tab = open_tab(server)
-    start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo"], screenshot="new-game.png")
     expect(detail(tab, "pot")).to_have_text("10")  # both ante 5
 
     recording = tmp_path / "rolls.jsonl"

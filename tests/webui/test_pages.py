@@ -89,3 +89,16 @@ def test_the_board_shows_the_dice_what_they_make_and_the_last_note(client):
 def test_an_unknown_game_is_a_404_page(client):
     page = client.get("/games/7")
     assert page.status_code == 404 and "no game 7" in page.get_data(as_text=True)
+
+
+def test_every_game_has_a_table_page(client):
+    """Each game in the registry, fresh, renders: moves, details and all."""
+    csrf = client.get("/api/session").json["csrf"]
+    for game in GAMES.values():
+        players = [f"Player {n}" for n in range(1, max(game.min_players, 2) + 1)][: game.max_players]
+        created = client.post(
+            "/api/games", json={"game": game.name, "players": players}, headers={"X-CSRF-Token": csrf}
+        )
+        assert created.status_code == 201, (game.name, created.json)
+        page = client.get(f"/games/{created.json['id']}")
+        assert page.status_code == 200 and game.title in page.get_data(as_text=True)
