@@ -11,7 +11,6 @@ import json
 import sys
 from pathlib import Path
 
-from scoring.faces import UnknownFace
 from scoring.game import IllegalMove
 
 
@@ -26,7 +25,10 @@ def melds_command(args: argparse.Namespace) -> None:
     from scoring.melds import best_melds
 
     melds = best_melds(args.faces, table=args.table, jokers_wild=not args.no_jokers, wild_ranks=args.wild)
-    print(json.dumps(melds.to_json(), ensure_ascii=False) if args.json else str(melds))
+    if args.json:
+        print(json.dumps(melds.to_json(), ensure_ascii=False))
+    else:
+        print(f"{melds} = {melds.points} points" if melds.melds else "no sets or runs: 0 points")
 
 
 def replay_command(args: argparse.Namespace) -> None:
@@ -98,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         args.run(args)
-    except (IllegalMove, UnknownFace) as error:
+    except ValueError as error:  # IllegalMove and UnknownFace are ValueErrors: bad input
         print(f"dicescore {args.command}: error: {error}", file=sys.stderr)
         return 2
     return 0

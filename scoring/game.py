@@ -265,6 +265,8 @@ def held_faces(event: Event, previous: Sequence[Face], faces: Sequence[Face]) ->
     """The optional ``held`` list of a roll: faces kept on the table from the previous
     roll, which must have shown then and still show now."""
     held = data_field(event, "held", list, [])
+    if not all(isinstance(label, str) for label in held):
+        raise IllegalMove("'held' must be a list of face labels")
     kept = tuple(parse_face(label) for label in held)
     for face in kept:
         if face not in previous:

@@ -108,3 +108,15 @@ def test_event_json_round_trips():
     for bad in ([], {"type": 3}, {"type": "roll", "data": []}, {"type": "roll", "seq": -1}):
         with pytest.raises(IllegalMove):
             Event.from_json(bad)
+
+
+def test_held_faces_must_be_labels():
+    from scoring.faces import parse_faces
+    from scoring.game import held_faces
+
+    showing = parse_faces(["1", "2"])
+    with pytest.raises(IllegalMove, match="list of face labels"):
+        held_faces(Event("roll", {"faces": ["1", "2"], "held": [5]}), showing, showing)
+    with pytest.raises(IllegalMove, match="was not showing"):
+        held_faces(Event("roll", {"faces": ["1", "2"], "held": ["3"]}), showing, showing)
+    assert held_faces(Event("roll", {"held": ["2"]}), showing, showing) == parse_faces(["2"])

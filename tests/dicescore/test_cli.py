@@ -1,0 +1,98 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dicescore.cli import main
+
+GOLDEN = Path(__file__).parents[1] / "scoring" / "golden"
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_hand_prints_the_hand_in_words(capsys):
+    assert run(capsys, "hand", "AS", "KS", "QS", "JS", "10S") == (0, "Royal Flush in spades\n", "")
+
+
+def test_hand_as_json_names_what_each_joker_stands_for(capsys):
+    status, out, _ = run(capsys, "hand", "--json", "4C", "4H", "4S", "4D", "JOKER_RED", "2C", "9H", "KD", "3S")
+    hand = json.loads(out)
+    assert status == 0 and hand["kind"] == "five_of_a_kind"
+    assert hand["wilds"]["JOKER_RED"][0] == "4"
+
+
+def test_hand_without_wild_jokers(capsys):
+    status, out, _ = run(capsys, "hand", "--no-jokers", "--json", "4C", "4H", "JOKER_RED", "2C", "9H")
+    assert status == 0 and json.loads(out)["kind"] == "one_pair"
+
+
+def test_melds_prints_the_best_melds_and_their_total(capsys):
+    status, out, _ = run(capsys, "melds", "7H", "7S", "7D", "8C", "9C", "10C", "AH", "2H", "3H")
+    assert status == 0
+    assert out.strip().endswith("= 54 points")  # 8+9+10 clubs, three 7s, A-2-3 hearts (A low = 1)
+
+
+def test_melds_on_the_rodeo_table_with_wild_ranks(capsys):
+    status, out, _ = run(capsys, "melds", "--json", "--table", "rodeo-rummy", "--wild", "7", "--", "KS", "KH", "7C")
+    melds = json.loads(out)
+    assert status == 0 and melds["points"] == 30  # three kings, the 7 standing for one
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["hand", "AS", "XX"], "unknown face label 'XX'"),
+        (["hand", "AS", "AS"], "AS shows twice"),
+        (["melds", "CUBES", "AS"], "CUBES"),
+        (["replay", "/no/such/game.jsonl"], "cannot read /no/such/game.jsonl"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_status_2(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert message in err and "Traceback" not in err
+
+
+def test_replay_prints_the_final_state_with_totals(capsys):
+    status, out, _ = run(capsys, "replay", str(GOLDEN / "classic.jsonl"))
+    state = json.loads(out)
+    assert status == 0 and state["game"] == "square-shooters/classic"
+    assert state["finished"] and state["winners"]
+    assert set(state["totals"]) == set(state["players"])
+
+
+def test_replay_names_the_illegal_event(tmp_path, capsys):
+    log = tmp_path / "bad.jsonl"
+    log.write_text(
+        '{"type": "start", "data": {"game": "cubes", "players": ["Ana", "Bo"]}}\n'
+        '{"type": "roll", "player": "Ana", "data": {"faces": ["1", "2", "3", "4", "5", "6", "6"]}}\n'
+    )
+    status, _, err = run(capsys, "replay", str(log))
+    assert status == 2 and "event #2" in err
+
+
+def test_every_golden_game_replays_from_the_command_line(capsys):
+    for log in sorted(GOLDEN.glob("*.jsonl")):
+        status, out, _ = run(capsys, "replay", str(log))
+        assert status == 0, log.name
+        assert json.loads(out)["finished"], log.name
+
+
+def test_games_lists_every_registered_game(capsys):
+    status, out, _ = run(capsys, "games")
+    assert status == 0
+    for name in ("square-shooters/classic", "cubes", "shooter", "squib-squares", "rodeo-rummy"):
+        assert name in out
+
+
+def test_the_console_script_runs_as_a_module():
+    result = subprocess.run(
+        [sys.executable, "-m", "dicescore", "hand", "2H", "3H", "4H", "5H", "6H"], capture_output=True, text=True
+    )
+    assert result.returncode == 0 and result.stdout == "Straight Flush, 6 high in hearts\n"
