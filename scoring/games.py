@@ -9,6 +9,7 @@ from scoring.cubes import Cubes
 from scoring.game import Game, IllegalMove
 from scoring.old_town import OldTown
 from scoring.rodeo import RodeoRummy
+from scoring.rummy import Rummy
 from scoring.shooter import Shooter
 from scoring.showdown import ShowdownV1, ShowdownV2
 from scoring.square_shooters import Classic, FunVariation, SquareShootout
@@ -26,6 +27,7 @@ GAMES: dict[str, type[Game]] = {
         OldTown,
         ShowdownV1,
         ShowdownV2,
+        Rummy,
         Classic,
         FunVariation,
         SquareShootout,
