@@ -114,8 +114,12 @@ class Ledger:
 
     # -- writing --------------------------------------------------------------------
     def new_game(self, name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> int:
-        start = Event("start", {"game": name, "players": list(players), "options": dict(options or {})})
-        start_game(start)  # raises IllegalMove before anything is written
+        if isinstance(players, tuple):
+            players = list(players)
+        start = Event(
+            "start", {"game": name, "players": players, "options": {} if options is None else options}
+        )
+        start_game(start)  # checks names, players and options before anything is written
         with self._transaction():
             created = now()
             game_id = self.db.execute(
@@ -152,7 +156,9 @@ class Ledger:
         return game_id
 
     def export_jsonl(self, game_id: int) -> str:
-        return "".join(json.dumps(event.to_json(), ensure_ascii=False) + "\n" for event in self.events(game_id))
+        return "".join(
+            json.dumps(event.to_json(), ensure_ascii=False) + "\n" for event in self.events(game_id)
+        )
 
     # -- inside ------------------------------------------------------------------------
     def _require(self, game_id: int) -> None:

@@ -146,6 +146,10 @@ class Game:
         """Which roll of the turn the dice showing are (1-based), or None."""
         return None
 
+    def roll_limit(self) -> int | None:
+        """How many rolls the turn allows ("roll 2 of 3"), or None when it has no limit."""
+        return None
+
     def dice_make(self) -> str:
         """What the dice showing make, in words ("" when no dice are showing)."""
         return ""
@@ -182,6 +186,7 @@ class Game:
             "totals": self.totals(),
             "turn": self.turn(),
             "roll": self.roll_number(),
+            "roll_limit": self.roll_limit(),
             "make": self.dice_make(),
             "allowed": self.allowed(),
             "finished": self.finished(),

@@ -18,19 +18,19 @@ from scoring.twenty_one import TwentyOne
 
 GAMES: dict[str, type[Game]] = {
     game.name: game
-    for game in (
-        RodeoRummy,
-        SquibSquares,
-        Shooter,
-        Cubes,
-        TwentyOne,
-        OldTown,
-        ShowdownV1,
-        ShowdownV2,
-        Rummy,
+    for game in (  # the order the new-game page offers them
         Classic,
         FunVariation,
         SquareShootout,
+        Rummy,
+        ShowdownV1,
+        ShowdownV2,
+        TwentyOne,
+        OldTown,
+        RodeoRummy,
+        Cubes,
+        Shooter,
+        SquibSquares,
     )
 }
 

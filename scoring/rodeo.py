@@ -301,6 +301,9 @@ class RodeoRummy(Game):
     def roll_number(self) -> int | None:
         return self.current.count or None
 
+    def roll_limit(self) -> int | None:
+        return None if self.over else self.current.limit
+
     def dice_make(self) -> str:
         if not self.current.rolls:
             return self.last_made

@@ -90,6 +90,9 @@ class Rummy(Game):
         showing = self.showing()
         return showing.count if showing else None
 
+    def roll_limit(self) -> int | None:
+        return None if self.over else self.current.limit
+
     def dice_make(self) -> str:
         showing = self.showing()
         if showing is None:

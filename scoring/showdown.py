@@ -107,6 +107,9 @@ class Showdown(Game):
         showing = self.showing()
         return showing.count if showing else None
 
+    def roll_limit(self) -> int | None:
+        return None if self.over else self.current.limit
+
     def dice_make(self) -> str:
         showing = self.showing()
         return str(self.hand_of(showing)) if showing else ""
@@ -130,7 +133,6 @@ class Showdown(Game):
             "rounds": self.options["rounds"],
             "order": list(self.order),
             "contenders": list(self.contenders),
-            "roll_limit": self.current.limit,
             "hands": {player: str(hand) for player, hand in self.hands.items()},
         }
 

@@ -350,6 +350,9 @@ class SquareShooters(Game):
     def roll_number(self) -> int | None:
         return self.rolling.count if self.rolling is not None and self.rolling.count else None
 
+    def roll_limit(self) -> int | None:
+        return self.rolling.limit if self.rolling is not None else None
+
     def dice_make(self) -> str:
         if self.rolling is None or not self.rolling.rolls:
             return ""

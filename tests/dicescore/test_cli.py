@@ -21,7 +21,9 @@ def test_hand_prints_the_hand_in_words(capsys):
 
 
 def test_hand_as_json_names_what_each_joker_stands_for(capsys):
-    status, out, _ = run(capsys, "hand", "--json", "4C", "4H", "4S", "4D", "JOKER_RED", "2C", "9H", "KD", "3S")
+    status, out, _ = run(
+        capsys, "hand", "--json", "4C", "4H", "4S", "4D", "JOKER_RED", "2C", "9H", "KD", "3S"
+    )
     hand = json.loads(out)
     assert status == 0 and hand["kind"] == "five_of_a_kind"
     assert hand["wilds"]["JOKER_RED"][0] == "4"
@@ -39,7 +41,9 @@ def test_melds_prints_the_best_melds_and_their_total(capsys):
 
 
 def test_melds_on_the_rodeo_table_with_wild_ranks(capsys):
-    status, out, _ = run(capsys, "melds", "--json", "--table", "rodeo-rummy", "--wild", "7", "--", "KS", "KH", "7C")
+    status, out, _ = run(
+        capsys, "melds", "--json", "--table", "rodeo-rummy", "--wild", "7", "--", "KS", "KH", "7C"
+    )
     melds = json.loads(out)
     assert status == 0 and melds["points"] == 30  # three kings, the 7 standing for one
 
@@ -93,6 +97,8 @@ def test_games_lists_every_registered_game(capsys):
 
 def test_the_console_script_runs_as_a_module():
     result = subprocess.run(
-        [sys.executable, "-m", "dicescore", "hand", "2H", "3H", "4H", "5H", "6H"], capture_output=True, text=True
+        [sys.executable, "-m", "dicescore", "hand", "2H", "3H", "4H", "5H", "6H"],
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0 and result.stdout == "Straight Flush, 6 high in hearts\n"

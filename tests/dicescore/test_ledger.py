@@ -42,9 +42,14 @@ def test_an_illegal_move_appends_nothing(ledger):
     before = ledger.events(game_id)
     turn = first(ledger, game_id)
     other = "Bo" if turn == "Ana" else "Ana"
-    for bad in (roll(other, 1, 1), Event("roll", {"faces": ["1", "2", "3"]}, turn),
-                Event("roll", {"faces": ["1", "X"]}, turn), Event("correct", {"roll": 9, "faces": ["1", "1"]}),
-                Event("undo"), Event("start", {})):
+    for bad in (
+        roll(other, 1, 1),
+        Event("roll", {"faces": ["1", "2", "3"]}, turn),
+        Event("roll", {"faces": ["1", "X"]}, turn),
+        Event("correct", {"roll": 9, "faces": ["1", "1"]}),
+        Event("undo"),
+        Event("start", {}),
+    ):
         with pytest.raises(IllegalMove):
             ledger.append(game_id, bad)
     assert ledger.events(game_id) == before
@@ -60,6 +65,10 @@ def test_unknown_game_ids_are_refused(ledger):
 def test_an_unknown_game_name_stores_nothing(ledger):
     with pytest.raises(IllegalMove):
         ledger.new_game("nope", ["Ana"])
+    with pytest.raises(IllegalMove, match="players"):
+        ledger.new_game("test/pip-race", "AB")  # a string is not a list of two names
+    with pytest.raises(IllegalMove, match="options"):
+        ledger.new_game("test/pip-race", ["Ana"], [("target", 3)])
     assert ledger.games() == []
 
 

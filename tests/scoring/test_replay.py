@@ -120,3 +120,20 @@ def test_held_faces_must_be_labels():
     with pytest.raises(IllegalMove, match="was not showing"):
         held_faces(Event("roll", {"faces": ["1", "2"], "held": ["3"]}), showing, showing)
     assert held_faces(Event("roll", {"held": ["2"]}), showing, showing) == parse_faces(["2"])
+
+
+@pytest.mark.parametrize(
+    "name", ["square-shooters/classic", "square-shooters/rummy", "square-shooters/showdown-v1", "rodeo-rummy"]
+)
+def test_three_roll_games_say_roll_n_of_3(name):
+    import random
+
+    from scoring.games import new_game
+
+    game, rng = new_game(name, ["Ana", "Bo"]), random.Random(3)
+    while "roll" not in game.allowed()[game.turn()]:  # a card to draw or a spin first
+        game.apply(game.random_event(rng) or Event("draw", {}, game.turn()))
+    assert game.roll_number() is None
+    game.apply(Event("roll", {"faces": ["AS", "KS", "QS", "JS", "10S", "2H", "3H", "4H", "5H"]}, game.turn()))
+    assert (game.roll_number(), game.roll_limit()) == (1, 3)
+    assert game.view()["roll_limit"] == 3

@@ -137,7 +137,7 @@ def test_version_1_lets_everyone_take_three_rolls():
 def test_version_2_limits_the_others_to_the_first_players_rolls():
     game = stop(roll(new(2, ("Ann", "Bob", "Cy")), "Ann", PAIR), "Ann")
     assert game.notes[-1] == "Ann used 1 roll: nobody else may use more"
-    assert game.details()["roll_limit"] == 1
+    assert game.roll_limit() == 1
     roll(game, "Bob", TRIPS)
     assert game.turn() == "Cy"  # Bob's one roll was his last
     with pytest.raises(IllegalMove, match="it is Cy's turn, not Bob's"):
@@ -147,14 +147,14 @@ def test_version_2_limits_the_others_to_the_first_players_rolls():
 def test_version_2_others_may_stop_before_the_limit():
     game = roll(roll(new(2), "Ann", PAIR), "Ann", TRIPS)
     stop(game, "Ann")
-    assert game.details()["roll_limit"] == 2
+    assert game.roll_limit() == 2
     stop(roll(game, "Bob", STRAIGHT), "Bob")
     assert game.winners() == ["Bob"]
 
 
 def test_version_2_after_three_rolls_the_others_get_three():
     game = roll(roll(roll(new(2), "Ann", PAIR), "Ann", PAIR), "Ann", PAIR)
-    assert game.details()["roll_limit"] == 3
+    assert game.roll_limit() == 3
     roll(roll(game, "Bob", PAIR), "Bob", PAIR)
     assert game.turn() == "Bob"
 
@@ -164,7 +164,7 @@ def test_version_2_the_limit_is_set_afresh_each_round():
     stop(roll(game, "Ann", PAIR), "Ann")
     roll(game, "Bob", STRAIGHT)
     assert game.details()["order"] == ["Bob", "Ann"]
-    assert game.details()["roll_limit"] == 3
+    assert game.roll_limit() == 3
 
 
 @settings(max_examples=30, deadline=None)
