@@ -16,10 +16,10 @@ from typing import Any
 
 from scoring.game import Event, Game, Option
 from scoring.melds import Melds, best_melds
-from scoring.turns import RollTurn, leaders, names
+from scoring.turns import OneRollerAtATime, RollTurn, leaders, names
 
 
-class Rummy(Game):
+class Rummy(OneRollerAtATime, Game):
     name = "square-shooters/rummy"
     title = "Square Shooters: Rummy"
     die_kind = "square-shooters"
@@ -79,20 +79,6 @@ class Rummy(Game):
         return True
 
     # -- the four questions ---------------------------------------------------------
-    def showing(self) -> RollTurn | None:
-        """The turn whose dice are on the table."""
-        return self.current if self.current.rolls else self.shown
-
-    def turn(self) -> str | None:
-        return None if self.over else self.current.player
-
-    def roll_number(self) -> int | None:
-        showing = self.showing()
-        return showing.count if showing else None
-
-    def roll_limit(self) -> int | None:
-        return None if self.over else self.current.limit
-
     def dice_make(self) -> str:
         showing = self.showing()
         if showing is None:
@@ -100,17 +86,8 @@ class Rummy(Game):
         melds = self.melds_of(showing)
         return f"{melds} = {melds.points} points"
 
-    def allowed(self) -> dict[str, list[str]]:
-        moves = {player: [] for player in self.players}
-        if not self.over:
-            moves[self.current.player] = self.current.moves()
-        return moves
-
     def totals(self) -> dict[str, int]:
         return dict(self.scores)
-
-    def finished(self) -> bool:
-        return self.over
 
     def details(self) -> dict[str, Any]:
         showing = self.showing()

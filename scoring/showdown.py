@@ -18,10 +18,10 @@ from typing import Any, ClassVar
 
 from scoring.game import Event, Game, Option
 from scoring.hands import Hand, best_hand
-from scoring.turns import RollTurn, leaders, names, plural, seating
+from scoring.turns import OneRollerAtATime, RollTurn, leaders, names, plural, seating
 
 
-class Showdown(Game):
+class Showdown(OneRollerAtATime, Game):
     die_kind = "square-shooters"
     min_players = 2
     max_players = 10
@@ -96,36 +96,13 @@ class Showdown(Game):
         self._start_round()
 
     # -- the four questions ---------------------------------------------------------
-    def showing(self) -> RollTurn | None:
-        """The turn whose dice are on the table."""
-        return self.current if self.current.rolls else self.shown
-
-    def turn(self) -> str | None:
-        return None if self.over else self.current.player
-
-    def roll_number(self) -> int | None:
-        showing = self.showing()
-        return showing.count if showing else None
-
-    def roll_limit(self) -> int | None:
-        return None if self.over else self.current.limit
-
     def dice_make(self) -> str:
         showing = self.showing()
         return str(self.hand_of(showing)) if showing else ""
 
-    def allowed(self) -> dict[str, list[str]]:
-        moves = {player: [] for player in self.players}
-        if not self.over:
-            moves[self.current.player] = self.current.moves()
-        return moves
-
     def totals(self) -> dict[str, int]:
         """Round points."""
         return dict(self.points)
-
-    def finished(self) -> bool:
-        return self.over
 
     def details(self) -> dict[str, Any]:
         return {

@@ -67,6 +67,41 @@ class RollTurn:
         return replace(self, stopped=True)
 
 
+class OneRollerAtATime:
+    """The four questions for games where one player at a time takes a RollTurn.
+
+    The game keeps ``current`` (the turn in progress), ``shown`` (the last finished turn,
+    whose dice stay on the table until the next player rolls, or None) and ``over``.
+    """
+
+    current: RollTurn
+    shown: RollTurn | None
+    over: bool
+
+    def showing(self) -> RollTurn | None:
+        """The turn whose dice are on the table."""
+        return self.current if self.current.rolls else self.shown
+
+    def turn(self) -> str | None:
+        return None if self.over else self.current.player
+
+    def roll_number(self) -> int | None:
+        showing = self.showing()
+        return showing.count if showing else None
+
+    def roll_limit(self) -> int | None:
+        return None if self.over else self.current.limit
+
+    def allowed(self) -> dict[str, list[str]]:
+        moves: dict[str, list[str]] = {player: [] for player in self.players}
+        if not self.over:
+            moves[self.current.player] = self.current.moves()
+        return moves
+
+    def finished(self) -> bool:
+        return self.over
+
+
 def seating(players: Sequence[str], first: str, among: Iterable[str] | None = None) -> tuple[str, ...]:
     """The players of ``among`` (everyone by default) in seating order, starting with
     ``first`` or, when ``first`` sits out, the next of them to its left."""
