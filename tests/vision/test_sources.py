@@ -1,0 +1,103 @@
+"""Frame sources: files, folders and clear errors; a live source that fails is reopened."""
+
+import logging
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sources import FrameSource, ImageFolder, Reconnecting, SourceError, open_source
+
+
+def write_clip(path, frames=12, size=(64, 48)):
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 15, size)
+    assert writer.isOpened()
+    for i in range(frames):
+        writer.write(np.full((size[1], size[0], 3), i * 20, np.uint8))
+    writer.release()
+
+
+def test_video_file_gives_every_frame_and_its_fps(tmp_path):
+    write_clip(tmp_path / "roll.avi")
+    with open_source(str(tmp_path / "roll.avi")) as source:
+        frames = list(source)
+        assert source.fps == pytest.approx(15)
+    assert len(frames) == 12 and frames[0].shape == (48, 64, 3)
+
+
+def test_image_folder_in_name_order_skips_unreadable_images(tmp_path, caplog):
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((8, 8, 3), i, np.uint8))
+    (tmp_path / "1b.png").write_bytes(b"not a png")
+    (tmp_path / "notes.txt").write_text("ignored")
+    with caplog.at_level(logging.WARNING):
+        frames = list(open_source(str(tmp_path)))
+    assert [int(f[0, 0, 0]) for f in frames] == [0, 1, 2]
+    assert "1b.png: cannot read image" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("no/such/clip.mp4", "no such file or folder"),
+        ("http://127.0.0.1:9/stream.mjpg", "cannot open stream"),
+    ],
+)
+def test_bad_sources_say_what_is_wrong(spec, message):
+    with pytest.raises(SourceError, match=message):
+        open_source(spec)
+
+
+def test_a_file_that_is_not_a_video(tmp_path):
+    (tmp_path / "clip.mp4").write_bytes(b"\0" * 100)
+    with pytest.raises(SourceError, match="cannot open video file"):
+        open_source(str(tmp_path / "clip.mp4"))
+
+
+def test_a_single_image_points_to_read(tmp_path):
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((4, 4, 3), np.uint8))
+    with pytest.raises(SourceError, match="dicescore read"):
+        open_source(str(tmp_path / "a.png"))
+
+
+def test_empty_folder(tmp_path):
+    with pytest.raises(SourceError, match="no images"):
+        ImageFolder(tmp_path)
+
+
+class FlakyCamera(FrameSource):
+    """Gives ``frames`` frames, then fails as an unplugged camera does."""
+
+    live = True
+    name = "camera 0"
+
+    def __init__(self, frames):
+        self.frames = frames
+
+    def __iter__(self):
+        for i in range(self.frames):
+            yield np.full((2, 2, 3), i, np.uint8)
+        raise SourceError("camera 0 stopped giving frames")
+
+
+def test_a_camera_that_disappears_is_reopened_with_growing_waits():
+    opened, waits = [], []
+
+    def opener():
+        opened.append(1)
+        if len(opened) in (2, 3):  # unplugged: the first two reopen attempts fail
+            raise SourceError("cannot open camera 0")
+        return FlakyCamera(3)
+
+    frames = Reconnecting(opener, backoff=(0.5, 1, 2), sleep=waits.append)
+    got = [frame for frame, _ in zip(frames, range(7), strict=False)]
+    assert len(got) == 7
+    assert waits == [0.5, 1, 2, 0.5]  # longer while it stays away; short again once it came back
+
+
+def test_reconnecting_a_missing_camera_fails_at_once():
+    def opener():
+        raise SourceError("cannot open camera 3 (is it plugged in?)")
+
+    with pytest.raises(SourceError, match="camera 3"):
+        Reconnecting(opener)

@@ -1,0 +1,218 @@
+"""RollTracker on drawn frame sequences with fake readings: one event per roll, the faces by
+vote, none for an empty table, none while a hand waves or rests over the dice."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.readings import DieReadings
+from vision.tracker import RollTracker, vote
+
+FPS = 30
+SIZE = (240, 320)  # frame height, width
+SIDE = 24  # die side in pixels
+
+
+class Table:
+    """A textured table with square dice drawn on it, and the readings a perfect reader gives."""
+
+    def __init__(self, seed=0, colour=None):
+        self.rng = np.random.default_rng(seed)
+        base = self.rng.integers(60, 120, (*SIZE, 3), dtype=np.uint8)
+        if colour is not None:  # a plain table of this colour, with a little grain
+            base = np.clip(np.float32(colour) + self.rng.normal(0, 8, (*SIZE, 3)), 0, 255).astype(np.uint8)
+        self.table = cv2.GaussianBlur(base, (7, 7), 0)
+        self.dice: list[tuple[float, float, str]] = []  # centre x, y and face label
+        self.hand: tuple[int, int] | None = None  # the hand's fingertip position
+
+    def frame(self) -> np.ndarray:
+        img = self.table.copy()
+        for x, y, label in self.dice:
+            quad = square(x, y)
+            cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), (235, 235, 235))
+            cv2.putText(img, label, (int(x) - 6, int(y) + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (20, 20, 20))
+        if self.hand is not None:  # an arm reaching in from the bottom edge, skin coloured
+            hx, hy = self.hand
+            cv2.rectangle(img, (hx - 25, hy), (hx + 25, SIZE[0]), (110, 150, 210), -1)
+            cv2.ellipse(img, (hx, hy), (32, 22), 0, 0, 360, (110, 150, 210), -1)
+        noise = self.rng.normal(0, 2, img.shape)  # sensor noise: must not count as motion
+        return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+    def readings(self, misread: dict[int, str] | None = None) -> DieReadings:
+        misread = misread or {}
+        quads = [square(x + self.rng.normal(0, 0.5), y + self.rng.normal(0, 0.5)) for x, y, _ in self.dice]
+        readings = DieReadings.from_quads(np.array(quads).reshape(-1, 4, 2))
+        faces = [Face(misread.get(i, label), 0.9) for i, (_, _, label) in enumerate(self.dice)]
+        return readings.with_faces(faces)
+
+    def roll(self, labels, frames=12):
+        """Dice thrown in and tumbling for ``frames`` frames, ending at fixed spots."""
+        spots = [(40 + 45 * (i % 6), 60 + 60 * (i // 6)) for i in range(len(labels))]
+        out = []
+        for t in range(frames):
+            k = frames - 1 - t  # frames left before landing
+            self.dice = [(x + 7 * k, y - 3 * k, label) for (x, y), label in zip(spots, labels, strict=True)]
+            out.append(self.frame())
+        return out
+
+
+class Face:
+    def __init__(self, label, confidence):
+        self.label, self.confidence, self.top = label, confidence, [(label, confidence)]
+
+
+def square(x, y, side=SIDE):
+    h = side / 2
+    return np.float32([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
+
+
+def run(tracker, table, frames, misread=None):
+    """Feed frames; readings describe the dice as drawn last, and are read only when asked."""
+    events = []
+    for frame in frames:
+        event = tracker.update(frame, lambda: table.readings(misread))
+        if event is not None:
+            events.append(event)
+    return events
+
+
+def still(table, n):
+    return [table.frame() for _ in range(n)]
+
+
+def test_one_roll_gives_exactly_one_event_with_its_faces():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, still(table, 10))
+    events += run(tracker, table, table.roll(["1", "2", "3", "4", "5", "6"]))
+    events += run(tracker, table, still(table, 60))
+    assert len(events) == 1
+    assert events[0].labels == ["1", "2", "3", "4", "5", "6"]
+    assert events[0].count_ok and not events[0].cocked
+    assert len(events[0].dice.to_json()) == 6
+
+
+def test_event_comes_after_the_settle_time():
+    table, tracker = Table(), RollTracker(fps=FPS, settle_seconds=0.3)
+    run(tracker, table, table.roll(["6", "6"]))
+    frames = still(table, 30)
+    at = [i for i, frame in enumerate(frames) if tracker.update(frame, table.readings) is not None]
+    assert at == [8]  # the 9th still frame: 0.3 s at 30 fps
+
+
+def test_two_rolls_two_events():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["1", "1", "1"]) + still(table, 20))
+    events += run(tracker, table, table.roll(["2", "5", "6"]) + still(table, 20))
+    assert [e.labels for e in events] == [["1", "1", "1"], ["2", "5", "6"]]
+
+
+def test_empty_table_gives_no_event():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    assert run(tracker, table, still(table, 90)) == []
+
+
+def test_dice_lying_still_from_the_start_are_not_a_roll():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.dice = [(100, 100, "3"), (160, 100, "4")]
+    assert run(tracker, table, still(table, 60)) == []
+
+
+def test_motion_over_an_empty_table_gives_no_event():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll([]) + still(table, 30))
+    table.hand = (160, 120)
+    events += run(tracker, table, still(table, 3))
+    table.hand = None
+    events += run(tracker, table, still(table, 30))
+    assert events == []
+
+
+def test_a_waving_hand_gives_no_event_then_the_roll_is_reported_once():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["1", "2", "3"]))
+    for t in range(60):  # waves over the dice before they could settle
+        table.hand = (60 + int(100 * abs(np.sin(t / 5))), 90)
+        events += run(tracker, table, [table.frame()])
+    assert events == []
+    table.hand = None
+    events += run(tracker, table, still(table, 30))
+    assert [e.labels for e in events] == [["1", "2", "3"]]
+
+
+def test_a_hand_resting_over_the_dice_gives_no_event():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["4", "5"]))
+    for x in range(40, 120, 10):  # the hand comes in and stops over the dice
+        table.hand = (x, 80)
+        events += run(tracker, table, [table.frame()])
+    events += run(tracker, table, still(table, 60))
+    assert events == []
+
+
+def test_a_skin_coloured_table_is_not_a_hand():
+    table, tracker = Table(colour=(60, 100, 160)), RollTracker(fps=FPS)  # pine wood
+    events = run(tracker, table, table.roll(["1", "6"]) + still(table, 20))
+    assert [e.labels for e in events] == [["1", "6"]]
+
+
+def test_taking_dice_away_is_not_a_roll():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["1", "2", "3"]) + still(table, 20))
+    for y in range(200, 90, -20):  # a hand reaches in, takes the last die, leaves
+        table.hand = (130, y)
+        events += run(tracker, table, [table.frame()])
+    table.dice = table.dice[:2]
+    for y in range(90, 240, 20):
+        table.hand = (130, y)
+        events += run(tracker, table, [table.frame()])
+    table.hand = None
+    events += run(tracker, table, still(table, 30))
+    assert [e.labels for e in events] == [["1", "2", "3"]]
+
+
+def test_faces_are_voted_over_the_settled_frames():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["1", "2", "3"]))
+    frames = still(table, 9)
+    for i, frame in enumerate(frames):  # the middle die is misread in 3 of 9 frames
+        event = tracker.update(frame, table.readings({1: "5"} if i % 3 == 0 else None))
+        events += [event] if event else []
+    assert [e.labels for e in events] == [["1", "2", "3"]]
+    assert events[0].dice.confidences[1] == pytest.approx(0.9 * 6 / 9, abs=1e-6)
+    assert events[0].dice.tops[1][0][0] == "2"
+
+
+def test_wrong_dice_count_and_cocked_dice_are_flagged():
+    table, tracker = Table(), RollTracker(fps=FPS, expected_dice=9)
+    run(tracker, table, table.roll(["1", "2"]))
+    events = []
+    for frame in still(table, 12):
+        readings = table.readings()
+        readings = DieReadings(**{**readings.__dict__, "cocked": np.array([False, True])})
+        event = tracker.update(frame, readings)
+        events += [event] if event else []
+    assert len(events) == 1
+    assert not events[0].count_ok
+    assert events[0].cocked and list(events[0].dice.cocked) == [False, True]
+    assert events[0].to_json()["count_ok"] is False
+
+
+def test_readings_are_asked_for_only_while_settling():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    calls = []
+
+    def read():
+        calls.append(tracker.frame_index)
+        return table.readings()
+
+    for frame in still(table, 10) + table.roll(["3"]) + still(table, 40):
+        tracker.update(frame, read)
+    assert len(calls) == tracker.settle_frames
+
+
+def test_vote_drops_a_die_seen_in_too_few_frames():
+    table = Table()
+    table.dice = [(50, 50, "1"), (150, 50, "2")]
+    both = table.readings()
+    frames = [both] * 3 + [both[[0]]] * 5
+    assert list(vote(frames).labels) == ["1"]

@@ -1,0 +1,189 @@
+"""One readings type for every stage: the dice seen in one frame, as parallel numpy arrays.
+
+    readings = detector.detect(frame)                 # quads, scores, cocked
+    readings = readings.with_faces(classifier.classify(rectify(frame, readings.quads), kind))
+    annotated = draw(frame, readings)
+    for die in readings: die.label, die.confidence, die.quad
+
+Like ``supervision.Detections``: index it with an int array or a boolean mask to get a
+smaller ``DieReadings``; iterate it to get one ``DieReading`` per die.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+CROP_SIZE = 64  # rectified face crops: the face classifier's input size
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die: its top face as a quad in image coordinates, and what the face shows."""
+
+    quad: np.ndarray  # (4, 2) float32, corners in order around the face
+    label: str | None  # None: found a die but could not read it
+    confidence: float
+    top: list[tuple[str, float]] = field(default_factory=list)
+    score: float = 1.0  # the detector's confidence that this is a die's top face
+    cocked: bool = False  # leaning on something: the game may ask for a re-roll
+    crop: np.ndarray | None = None
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.quad.mean(0)
+
+    def to_json(self) -> dict:
+        return {
+            "label": self.label,
+            "confidence": round(float(self.confidence), 4),
+            "center": [round(float(v), 1) for v in self.center],
+            "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad],
+            "top": [[label, round(float(p), 4)] for label, p in self.top],
+            "cocked": bool(self.cocked),
+        }
+
+
+@dataclass(frozen=True)
+class DieReadings:
+    """The dice in one frame; every array has one row per die."""
+
+    quads: np.ndarray  # (N, 4, 2) float32
+    scores: np.ndarray  # (N,) float32, detector confidence
+    cocked: np.ndarray  # (N,) bool
+    labels: np.ndarray  # (N,) object: str or None until classified
+    confidences: np.ndarray  # (N,) float32, classifier confidence
+    tops: tuple[list[tuple[str, float]], ...]  # per die, the likeliest labels
+    crops: tuple[np.ndarray, ...] | None = None  # per die, the rectified face
+
+    def __post_init__(self):
+        n = len(self.quads)
+        sizes = {len(self.scores), len(self.cocked), len(self.labels), len(self.confidences), len(self.tops)}
+        if sizes != {n} or (self.crops is not None and len(self.crops) != n):
+            raise ValueError(f"readings arrays disagree on the number of dice: {n} quads, {sizes}")
+
+    @classmethod
+    def from_quads(cls, quads, scores=None, cocked=None) -> DieReadings:
+        """Detections before classification: every label None."""
+        quads = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+        n = len(quads)
+        return cls(
+            quads=quads,
+            scores=np.ones(n, np.float32) if scores is None else np.asarray(scores, np.float32),
+            cocked=np.zeros(n, bool) if cocked is None else np.asarray(cocked, bool),
+            labels=np.full(n, None, object),
+            confidences=np.zeros(n, np.float32),
+            tops=tuple([] for _ in range(n)),
+        )
+
+    @classmethod
+    def empty(cls) -> DieReadings:
+        return cls.from_quads(np.zeros((0, 4, 2), np.float32))
+
+    @classmethod
+    def from_dice(cls, dice: Sequence[DieReading]) -> DieReadings:
+        if not dice:
+            return cls.empty()
+        crops = tuple(d.crop for d in dice) if all(d.crop is not None for d in dice) else None
+        return cls(
+            quads=np.stack([np.asarray(d.quad, np.float32) for d in dice]),
+            scores=np.array([d.score for d in dice], np.float32),
+            cocked=np.array([d.cocked for d in dice], bool),
+            labels=np.array([d.label for d in dice] + [None], object)[:-1],  # keeps a 1-D object array
+            confidences=np.array([d.confidence for d in dice], np.float32),
+            tops=tuple(list(d.top) for d in dice),
+            crops=crops,
+        )
+
+    def with_faces(self, faces, crops=None) -> DieReadings:
+        """These dice with the classifier's readings (anything with .label, .confidence, .top)."""
+        faces = list(faces)
+        return replace(
+            self,
+            labels=np.array([f.label for f in faces] + [None], object)[:-1],
+            confidences=np.array([f.confidence for f in faces], np.float32),
+            tops=tuple(list(f.top) for f in faces),
+            crops=tuple(crops) if crops is not None else self.crops,
+        )
+
+    @property
+    def centers(self) -> np.ndarray:
+        return self.quads.mean(1)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Side length of each top face in pixels (square root of its area)."""
+        return np.sqrt(np.abs(quad_areas(self.quads)))
+
+    def __len__(self) -> int:
+        return len(self.quads)
+
+    def __getitem__(self, index) -> DieReadings:
+        index = np.arange(len(self))[index]  # an int, slice, int array or mask: always an index array
+        index = np.atleast_1d(index)
+        return DieReadings(
+            quads=self.quads[index],
+            scores=self.scores[index],
+            cocked=self.cocked[index],
+            labels=self.labels[index],
+            confidences=self.confidences[index],
+            tops=tuple(self.tops[i] for i in index),
+            crops=None if self.crops is None else tuple(self.crops[i] for i in index),
+        )
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield DieReading(
+                quad=self.quads[i],
+                label=self.labels[i],
+                confidence=float(self.confidences[i]),
+                top=self.tops[i],
+                score=float(self.scores[i]),
+                cocked=bool(self.cocked[i]),
+                crop=None if self.crops is None else self.crops[i],
+            )
+
+    def to_json(self) -> list[dict]:
+        return [die.to_json() for die in self]
+
+
+def quad_areas(quads: np.ndarray) -> np.ndarray:
+    """Signed shoelace area of each (4, 2) quad; positive when the corners run clockwise on screen."""
+    x, y = quads[..., 0], quads[..., 1]
+    return 0.5 * (x * np.roll(y, -1, -1) - np.roll(x, -1, -1) * y).sum(-1)
+
+
+def order_corners(quad) -> np.ndarray:
+    """The quad's corners clockwise on screen, starting from the one nearest the top-left."""
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    center = quad.mean(0)
+    angles = np.arctan2(quad[:, 1] - center[1], quad[:, 0] - center[0])
+    quad = quad[np.argsort(angles)]  # y points down, so increasing angle is clockwise
+    return np.roll(quad, -int(np.argmin(quad.sum(1))), 0)
+
+
+def rectify(frame: np.ndarray, quads, size: int = CROP_SIZE) -> list[np.ndarray]:
+    """Each quad's content warped to a ``size`` x ``size`` square crop, as the camera were above it."""
+    square = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    crops = []
+    for quad in np.asarray(quads, np.float32).reshape(-1, 4, 2):
+        warp = cv2.getPerspectiveTransform(order_corners(quad), square)
+        crops.append(cv2.warpPerspective(frame, warp, (size, size), flags=cv2.INTER_LINEAR))
+    return crops
+
+
+def draw(frame: np.ndarray, readings: DieReadings, thickness: int = 2) -> np.ndarray:
+    """A copy of ``frame`` with each die's top face outlined and labelled (cocked dice in red)."""
+    out = frame.copy()
+    for die in readings:
+        colour = (0, 0, 255) if die.cocked else (0, 200, 0) if die.label else (0, 200, 255)
+        points = np.round(die.quad).astype(np.int32)
+        cv2.polylines(out, [points], True, colour, thickness, cv2.LINE_AA)
+        text = f"{die.label or '?'} {die.confidence:.2f}"
+        x, y = points[:, 0].min(), points[:, 1].min() - 4
+        cv2.putText(out, text, (int(x), int(max(y, 10))), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3)
+        cv2.putText(out, text, (int(x), int(max(y, 10))), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1)
+    return out

@@ -1,0 +1,185 @@
+"""Where frames come from: a webcam, a video file, a folder of images, a stream URL, or the demo.
+
+    with open_source("demo") as source:     # or "0", "roll.mp4", "shots/", "rtsp://phone:8554/live"
+        for frame in source:                # BGR uint8 arrays
+            ...
+
+Every source is an iterator of frames with an ``fps`` (frames per second it was shot at, for
+the roll tracker's timing).  Problems are ``SourceError`` with a message a player can act on;
+a frame that cannot be decoded is skipped with a warning.  ``Reconnecting`` wraps a live
+source so that a camera that disappears is reopened with backoff instead of ending the run.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+DEMO_CLIP = Path(__file__).resolve().parent.parent / "datasets" / "demo" / "demo.avi"
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff"}
+MISSES_BEFORE_GONE = 30  # failed reads in a row that mean a live camera or stream is gone
+
+log = logging.getLogger(__name__)
+
+
+class SourceError(ValueError):
+    """A source that cannot be opened or has stopped giving frames."""
+
+
+class FrameSource:
+    """A named iterator of BGR frames; ``close`` releases the device or file."""
+
+    name: str
+    fps: float = 30.0
+    live: bool = False  # a camera or stream: it may come back after failing
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class CaptureSource(FrameSource):
+    """Anything cv2.VideoCapture opens: a camera index, a video file, an MJPEG/RTSP URL."""
+
+    def __init__(self, target: int | str, name: str, live: bool, pace: bool = False):
+        self.name, self.live, self.pace = name, live, pace
+        self.capture = cv2.VideoCapture(target)
+        if not self.capture.isOpened():
+            self.capture.release()
+            what = "camera" if isinstance(target, int) else "stream" if live else "video file"
+            raise SourceError(
+                f"cannot open {what} {name}" + (" (is it plugged in?)" if what == "camera" else "")
+            )
+        fps = self.capture.get(cv2.CAP_PROP_FPS)
+        self.fps = fps if 1 <= fps <= 240 else 30.0
+        self.frames = int(self.capture.get(cv2.CAP_PROP_FRAME_COUNT)) if not live else 0
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        misses, index, started = 0, 0, time.monotonic()
+        while True:
+            ok, frame = self.capture.read()
+            if ok and frame is not None:
+                misses = 0
+                index += 1
+                if self.pace:  # play a file at the speed it was shot, like a camera would
+                    time.sleep(max(0.0, started + index / self.fps - time.monotonic()))
+                yield frame
+                continue
+            if not self.live and (self.frames <= 0 or index >= self.frames - 1):
+                return  # the end of the file
+            misses += 1
+            if misses >= MISSES_BEFORE_GONE:
+                if self.live:
+                    raise SourceError(f"{self.name} stopped giving frames (unplugged or the stream ended?)")
+                return
+            log.warning("%s: frame %d could not be decoded; skipped", self.name, index)
+            index += 1
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class ImageFolder(FrameSource):
+    """The images of a folder, in name order, as frames (fps 1: each image is its own moment)."""
+
+    fps = 1.0
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        self.name = str(folder)
+        self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.paths:
+            raise SourceError(f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in folder {folder}")
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        for path in self.paths:
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if frame is None:
+                log.warning("%s: cannot read image; skipped", path)
+                continue
+            yield frame
+
+
+def open_source(spec: str | int, pace: bool = False) -> FrameSource:
+    """The source a command-line SRC names: a camera index, ``demo``, a URL, a folder or a video file.
+
+    ``pace`` plays files and the demo at their own frame rate instead of as fast as possible.
+    """
+    spec = str(spec).strip()
+    if spec.isdigit():
+        return CaptureSource(int(spec), f"camera {spec}", live=True)
+    if spec == "demo":
+        if not DEMO_CLIP.is_file():
+            raise SourceError(f"the demo clip is missing: {DEMO_CLIP} (render it with datasets.scenes.demo)")
+        return CaptureSource(str(DEMO_CLIP), "demo", live=False, pace=pace)
+    if "://" in spec:
+        return CaptureSource(spec, spec, live=True)
+    path = Path(spec)
+    if path.is_dir():
+        return ImageFolder(path)
+    if not path.exists():
+        raise SourceError(
+            f"no such file or folder: {spec} (a source is a camera index, demo, a URL, "
+            "a video file or a folder of images)"
+        )
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        raise SourceError(f"{spec} is a single image: use `dicescore read` for images, or give their folder")
+    return CaptureSource(str(path), spec, live=False, pace=pace)
+
+
+class Reconnecting(FrameSource):
+    """A live source that, when it fails, is reopened after a wait that grows up to the last
+    ``backoff`` step, instead of ending the run.  Opening it the first time must succeed: a
+    camera that is not there at the start is an error to report, not to wait for."""
+
+    def __init__(
+        self,
+        opener: Callable[[], FrameSource],
+        backoff: tuple[float, ...] = (0.5, 1, 2, 4, 8),
+        sleep: Callable[[float], None] = time.sleep,
+    ):
+        self.opener, self.backoff, self.sleep = opener, backoff, sleep
+        self.source: FrameSource | None = opener()
+        self.name, self.fps, self.live = self.source.name, self.source.fps, self.source.live
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        failures = 0
+        while True:
+            if self.source is None:
+                wait = self.backoff[min(failures, len(self.backoff) - 1)]
+                failures += 1
+                self.sleep(wait)
+                try:
+                    self.source = self.opener()
+                except SourceError as error:
+                    log.warning("%s; trying again", error)
+                    continue
+                log.warning("%s is back", self.name)
+            try:
+                for frame in self.source:
+                    failures = 0
+                    yield frame
+                if not self.source.live:
+                    return
+                raise SourceError(f"{self.name} ended")
+            except SourceError as error:
+                log.warning("%s; reconnecting", error)
+                self.source.close()
+                self.source = None
+
+    def close(self) -> None:
+        if self.source is not None:
+            self.source.close()

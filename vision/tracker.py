@@ -1,0 +1,214 @@
+"""From frames to rolls: motion, then the table settled for a moment, gives exactly one event.
+
+    tracker = RollTracker(fps=source.fps, expected_dice=9)
+    for frame in source:
+        event = tracker.update(frame, lambda: reader.read(frame))   # read only settled frames
+        if event:
+            print(event.to_json())
+
+Motion is frame differencing on a small blurred grey copy of each frame.  After motion, the
+next ``settle_seconds`` of still frames are read and each die's face is decided by a vote
+over them (dice are matched across frames by the centre of their top face), so one misread
+frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
+hand rests over the table, for an empty table, or when the dice are where they were at the
+last roll (a hand took some away).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.readings import DieReading, DieReadings, quad_areas
+
+MOTION_WIDTH = 160  # motion is judged on frames this wide: cheap, and blind to sensor noise
+
+
+@dataclass(frozen=True)
+class RollEvent:
+    """One settled roll: the voted dice, and what a game should be warned about."""
+
+    dice: DieReadings
+    frame: int  # index of the frame that completed the roll
+    seconds: float  # its time from the start of the source
+    expected_dice: int | None = None
+
+    @property
+    def labels(self) -> list[str | None]:
+        return list(self.dice.labels)
+
+    @property
+    def count_ok(self) -> bool:
+        """False when the game rolls a set number of dice (9, 6) and another number is seen."""
+        return self.expected_dice is None or len(self.dice) == self.expected_dice
+
+    @property
+    def cocked(self) -> bool:
+        return bool(self.dice.cocked.any())
+
+    def to_json(self) -> dict:
+        return {
+            "dice": self.dice.to_json(),
+            "frame": self.frame,
+            "seconds": round(self.seconds, 3),
+            "count_ok": self.count_ok,
+            "cocked": self.cocked,
+        }
+
+
+@dataclass
+class RollTracker:
+    """Turns frames (and readings of the settled ones) into RollEvents."""
+
+    fps: float = 30.0
+    settle_seconds: float = 0.3
+    expected_dice: int | None = None  # the game's dice count, to flag a roll that shows another
+    motion_level: int = 18  # grey-level change that counts a pixel as moved
+    motion_fraction: float = 0.002  # share of moved pixels that counts the frame as moving
+    min_presence: float = 0.5  # share of the settled frames a die must be seen in to count
+    hand_area: tuple[float, float] = (0.03, 0.4)  # a hand's share of the frame, min and max
+
+    frame_index: int = field(default=0, init=False)
+    _previous: np.ndarray | None = field(default=None, init=False, repr=False)
+    _moved: np.ndarray | None = field(default=None, init=False, repr=False)  # where the roll moved
+    _settled: list[DieReadings] = field(default_factory=list, init=False, repr=False)
+    _last_roll: DieReadings | None = field(default=None, init=False, repr=False)
+
+    @property
+    def settle_frames(self) -> int:
+        return max(1, round(self.settle_seconds * self.fps))
+
+    def update(
+        self, frame: np.ndarray, readings: DieReadings | Callable[[], DieReadings]
+    ) -> RollEvent | None:
+        """Feed one frame with its readings, or a function that reads it: it is called only
+        for settled frames, so detection costs nothing while dice tumble or the table is idle."""
+        self.frame_index += 1
+        small = shrink(frame)
+        moving = self._motion(small)
+        if moving:
+            self._settled.clear()
+            return None
+        if self._moved is None:  # still since the last roll: nothing new on the table
+            return None
+        if has_hand(small, self._moved, self.hand_area):
+            self._settled.clear()
+            return None
+        self._settled.append(readings() if callable(readings) else readings)
+        if len(self._settled) < self.settle_frames:
+            return None
+        dice = vote(self._settled, self.min_presence)
+        self._settled.clear()
+        self._moved = None
+        if len(dice) == 0 or (self._last_roll is not None and all_seen_before(dice, self._last_roll)):
+            return None
+        self._last_roll = dice
+        return RollEvent(dice, self.frame_index - 1, (self.frame_index - 1) / self.fps, self.expected_dice)
+
+    def _motion(self, small: np.ndarray) -> bool:
+        previous, self._previous = self._previous, small
+        if previous is None or previous.shape != small.shape:
+            return False
+        changed = cv2.absdiff(previous, small) > self.motion_level
+        if changed.mean() <= self.motion_fraction:
+            return False
+        self._moved = changed if self._moved is None else self._moved | changed
+        return True
+
+
+def shrink(frame: np.ndarray) -> np.ndarray:
+    """A small blurred copy (BGR) for motion and hand checks."""
+    height = max(1, round(frame.shape[0] * MOTION_WIDTH / frame.shape[1]))
+    small = cv2.resize(frame, (MOTION_WIDTH, height), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (5, 5), 0)
+
+
+def has_hand(small: np.ndarray, moved: np.ndarray, area: tuple[float, float]) -> bool:
+    """A skin-coloured region that reaches the frame's edge (an arm comes from outside), is
+    hand-sized, and came in with the motion: a hand resting over the dice, not the table."""
+    ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    skin = cv2.inRange(ycrcb, (40, 138, 77), (240, 173, 127))
+    count, regions, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    h, w = skin.shape
+    for i in range(1, count):
+        x, y, bw, bh, pixels = stats[i]
+        share = pixels / (h * w)
+        touches_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
+        if touches_edge and area[0] <= share <= area[1] and moved[regions == i].mean() > 0.5:
+            return True
+    return False
+
+
+def vote(frames: list[DieReadings], min_presence: float = 0.5) -> DieReadings:
+    """The dice of a settled table: dice matched across frames by their centres, each die's
+    label the one with the most confidence summed over the frames, ordered left to right."""
+    tracks: list[list[DieReading]] = []
+    for readings in frames:
+        match(tracks, list(readings))
+    need = min_presence * len(frames)
+    dice = [decide(track, len(frames)) for track in tracks if len(track) >= need]
+    dice.sort(key=lambda die: (die.center[0], die.center[1]))
+    return DieReadings.from_dice(dice)
+
+
+def match(tracks: list[list[DieReading]], dice: list[DieReading]) -> None:
+    """Append each die to the track whose centre is nearest (within half a die), nearest pairs
+    first, one die per track; a die matching no track starts one."""
+    if tracks and dice:
+        centres = np.array([np.mean([d.center for d in track], 0) for track in tracks])
+        sizes = np.sqrt(np.abs(quad_areas(np.array([d.quad for d in dice]))))
+        distance = np.linalg.norm(centres[:, None] - np.array([d.center for d in dice])[None], axis=2)
+        distance[distance > np.maximum(sizes / 2, 3)[None]] = np.inf
+        taken_tracks, taken_dice = set(), set()
+        for flat in np.argsort(distance, axis=None):
+            t, d = np.unravel_index(flat, distance.shape)
+            if not np.isfinite(distance[t, d]):
+                break
+            if t not in taken_tracks and d not in taken_dice:
+                tracks[t].append(dice[d])
+                taken_tracks.add(t)
+                taken_dice.add(d)
+        dice = [die for i, die in enumerate(dice) if i not in taken_dice]
+    tracks.extend([die] for die in dice)
+
+
+def decide(track: list[DieReading], frames: int) -> DieReading:
+    """One die from its readings over the settled frames: the label with the most summed
+    confidence wins; its confidence is that sum over all settled frames (a die missed in
+    some frames is less sure); the crop is its most confident reading's."""
+    counts: dict[str, float] = {}
+    top: dict[str, float] = {}
+    for die in track:
+        if die.label is not None:
+            counts[die.label] = counts.get(die.label, 0.0) + die.confidence
+        for label, p in die.top:
+            top[label] = top.get(label, 0.0) + p / frames
+    if counts:
+        label = max(counts, key=counts.get)
+        best = max((die for die in track if die.label == label), key=lambda die: die.confidence)
+        confidence = counts[label] / frames
+    else:
+        label, best, confidence = None, track[-1], 0.0
+    return DieReading(
+        quad=np.mean([die.quad for die in track], 0).astype(np.float32),
+        label=label,
+        confidence=float(confidence),
+        top=sorted(top.items(), key=lambda item: -item[1])[:5],
+        score=float(np.mean([die.score for die in track])),
+        cocked=sum(die.cocked for die in track) * 2 > len(track),
+        crop=best.crop,
+    )
+
+
+def all_seen_before(dice: DieReadings, before: DieReadings) -> bool:
+    """Every die lies where a die of the last roll lay, showing the same face: nothing was rolled."""
+    if len(before) == 0:
+        return False
+    distance = np.linalg.norm(dice.centers[:, None] - before.centers[None], axis=2)
+    nearest = distance.argmin(1)
+    close = distance[np.arange(len(dice)), nearest] < np.maximum(before.sizes[nearest] / 3, 3)
+    same = before.labels[nearest] == dice.labels
+    return bool((close & same).all())
