@@ -1,0 +1,168 @@
+"""The detector's model-file contract and decoding, the read pipeline, and `dicescore read/watch`
+on a tiny stand-in detector model (the trained one is not needed to test the plumbing)."""
+
+import json
+
+import cv2
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import vision.detector
+import vision.faces
+import vision.pipeline
+from dicescore.cli import main
+from vision.detector import Detector, DetectorFileError, decode
+from vision.pipeline import DiceReader
+from vision.readings import DieReadings, draw, order_corners, rectify
+
+W, H, STRIDE = 64, 48, 4  # the stand-in model's input size and output stride
+
+
+def stand_in_detector(path, dice=((4, 3, False), (10, 8, True))):
+    """An ONNX model with the detector's inputs, outputs and metadata that always 'sees' a
+    12x12-pixel face centred on each given (cell x, cell y) and flags the cocked ones."""
+    h, w = H // STRIDE, W // STRIDE
+    heat = np.zeros((1, 1, h, w), np.float32)
+    corners = np.zeros((1, 8, h, w), np.float32)
+    cocked = np.zeros((1, 1, h, w), np.float32)
+    square = np.float32([-1.5, -1.5, 1.5, -1.5, 1.5, 1.5, -1.5, 1.5])  # cells: 12 px across
+    for x, y, leaning in dice:
+        heat[0, 0, y, x] = 0.9
+        corners[0, :, y, x] = square
+        cocked[0, 0, y, x] = float(leaning)
+    nodes = [
+        helper.make_node("Constant", [], [name], value=numpy_helper.from_array(value, name + "_value"))
+        for name, value in (("heat", heat), ("corners", corners), ("cocked", cocked))
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "stand_in_detector",
+        [helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, H, W])],
+        [
+            helper.make_tensor_value_info("heat", TensorProto.FLOAT, [1, 1, h, w]),
+            helper.make_tensor_value_info("corners", TensorProto.FLOAT, [1, 8, h, w]),
+            helper.make_tensor_value_info("cocked", TensorProto.FLOAT, [1, 1, h, w]),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    for key, value in (("input_width", W), ("input_height", H), ("stride", STRIDE)):
+        model.metadata_props.add(key=key, value=str(value))
+    onnx.save(model, str(path))
+    return path
+
+
+class FakeClassifier:
+    """Reads every crop as a six, less sure of the darker ones."""
+
+    def classify(self, crops, kind):
+        return [Reading("6", 0.5 + float(crop.mean()) / 510) for crop in crops]
+
+
+class Reading:
+    def __init__(self, label, confidence):
+        self.label, self.confidence, self.top = label, confidence, [(label, confidence)]
+
+
+@pytest.fixture
+def model(tmp_path):
+    return stand_in_detector(tmp_path / "detector.onnx")
+
+
+def test_detector_finds_the_faces_in_frame_coordinates(model):
+    frame = np.zeros((480, 640, 3), np.uint8)  # 10x the model's input
+    found = Detector(model).detect(frame)
+    assert len(found) == 2
+    centres = sorted(map(tuple, np.round(found.centers).astype(int).tolist()))
+    assert centres == [(180, 140), (420, 340)]  # ((cell + 0.5) * stride) * 10
+    assert np.allclose(found.sizes, 120)
+    assert sorted(found.cocked.tolist()) == [False, True]
+    assert all(label is None for label in found.labels)
+
+
+def test_decode_keeps_only_local_peaks_above_the_threshold():
+    heat = np.zeros((6, 6), np.float32)
+    heat[2, 2], heat[2, 3], heat[5, 5] = 0.9, 0.8, 0.3  # a peak, its shoulder, a weak one
+    found = decode(heat, np.zeros((8, 6, 6), np.float32), np.zeros((6, 6), np.float32), 4, (1, 1), 0.4)
+    assert len(found) == 1 and found.scores[0] == pytest.approx(0.9)
+
+
+def test_missing_and_corrupt_detector_files(tmp_path):
+    with pytest.raises(DetectorFileError, match="not found.*train_detector"):
+        Detector(tmp_path / "nope.onnx")
+    (tmp_path / "bad.onnx").write_bytes(b"not onnx")
+    with pytest.raises(DetectorFileError, match="corrupt"):
+        Detector(tmp_path / "bad.onnx")
+
+
+def test_reader_rectifies_and_classifies_each_face(model):
+    frame = np.zeros((480, 640, 3), np.uint8)
+    cv2.rectangle(frame, (120, 80), (240, 200), (255, 255, 255), -1)  # the first face is white
+    readings = DiceReader("d6", Detector(model), FakeClassifier()).read(frame)
+    assert list(readings.labels) == ["6", "6"]
+    assert readings.crops[0].shape == (64, 64, 3)
+    by_x = np.argsort(readings.centers[:, 0])
+    assert readings.confidences[by_x[0]] > 0.99 and readings.confidences[by_x[1]] == pytest.approx(0.5)
+    assert draw(frame, readings).shape == frame.shape
+
+
+def test_rectify_turns_a_tilted_quad_into_an_upright_square():
+    frame = np.zeros((100, 100, 3), np.uint8)
+    quad = np.float32([[45, 20], [80, 45], [55, 80], [20, 55]])  # a square turned about 35 degrees
+    cv2.fillConvexPoly(frame, quad.astype(np.int32), (255, 255, 255))
+    crop = rectify(frame, [quad[[2, 0, 3, 1]]], size=32)[0]  # corners in any order
+    assert crop[4:-4, 4:-4].min() > 200
+    assert order_corners(quad[[2, 0, 3, 1]]).tolist() == quad.tolist()  # clockwise from the top-left
+
+
+def test_readings_index_and_iterate_like_detections():
+    readings = DieReadings.from_quads(
+        np.arange(24, dtype=np.float32).reshape(3, 4, 2), scores=[0.9, 0.2, 0.7]
+    )
+    strong = readings[readings.scores > 0.5]
+    assert len(strong) == 2 and strong.scores.tolist() == pytest.approx([0.9, 0.7])
+    assert [die.score for die in readings[1]] == pytest.approx([0.2])
+    assert DieReadings.from_dice(list(strong)).quads.shape == (2, 4, 2)
+    assert len(DieReadings.empty()) == 0
+
+
+@pytest.fixture
+def cli_models(model, monkeypatch):
+    monkeypatch.setattr(vision.detector, "DEFAULT_MODEL", model)
+    monkeypatch.setattr(vision.pipeline, "FaceClassifier", FakeClassifier)
+
+
+def test_read_prints_one_json_object_per_image(cli_models, tmp_path, capsys):
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), np.zeros((240, 320, 3), np.uint8))
+    assert main(["read", str(image), str(image), "--dice", "d6", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    record = json.loads(lines[0])
+    assert record["image"] == str(image)
+    die = record["dice"][0]
+    assert {"label", "confidence", "center", "quad"} <= set(die)
+    assert die["label"] == "6" and len(die["quad"]) == 4 and len(die["center"]) == 2
+
+
+def test_read_names_an_unreadable_image_and_fails(cli_models, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["read", str(tmp_path / "missing.png"), "--json"])
+    assert exit.value.code == 2
+    assert "cannot read image" in capsys.readouterr().err
+
+
+def test_read_without_a_detector_model_says_how_to_get_one(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(vision.detector, "DEFAULT_MODEL", tmp_path / "detector.onnx")
+    with pytest.raises(SystemExit):
+        main(["read", "any.png"])
+    assert "detector model file not found" in capsys.readouterr().err
+
+
+def test_watch_a_missing_source(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["watch", "--source", "no/such/clip.avi"])
+    assert exit.value.code == 2
+    assert "no such file or folder" in capsys.readouterr().err

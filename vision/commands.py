@@ -1,0 +1,91 @@
+"""``dicescore read IMAGE... --dice KIND --json`` and ``dicescore watch --source SRC --dice KIND``.
+
+``read`` prints one JSON object per image, ``{"image", "dice": [{"label", "confidence",
+"center", "quad", "top", "cocked"}]}``; ``watch`` prints one JSON line per settled roll,
+``{"dice": [...], "frame", "seconds", "count_ok", "cocked"}``, the shape ``webui`` replays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+
+KINDS = ("square-shooters", "cubes", "d6")
+
+
+def add_vision_commands(commands) -> None:
+    read = commands.add_parser("read", help="find and read every die in images")
+    read.add_argument("images", nargs="+", metavar="IMAGE")
+    read.add_argument("--dice", default="d6", choices=KINDS)
+    read.add_argument("--json", action="store_true", help="one JSON object per image")
+    read.set_defaults(run=read_command)
+
+    watch = commands.add_parser("watch", help="watch a table; print one JSON line per settled roll")
+    watch.add_argument(
+        "--source", default="0", metavar="SRC", help="camera index, demo, URL, video or folder"
+    )
+    watch.add_argument("--dice", default="d6", choices=KINDS)
+    watch.add_argument(
+        "--settle", type=float, default=0.3, metavar="SECONDS", help="still time that ends a roll"
+    )
+    watch.set_defaults(run=watch_command)
+
+
+def load_reader(kind: str, command: str):
+    from vision.detector import DetectorFileError
+    from vision.faces import ModelFileError
+    from vision.pipeline import DiceReader
+
+    try:
+        return DiceReader(kind)
+    except (DetectorFileError, ModelFileError) as error:
+        fail(command, str(error))
+
+
+def read_command(args: argparse.Namespace) -> None:
+    import cv2
+
+    reader = load_reader(args.dice, "read")
+    failed = False
+    for path in args.images:
+        image = cv2.imread(path, cv2.IMREAD_COLOR)
+        if image is None:
+            print(f"dicescore read: error: cannot read image {path}", file=sys.stderr)
+            failed = True
+            continue
+        readings = reader.read(image)
+        if args.json:
+            dice = readings.to_json()
+            print(json.dumps({"image": path, "dice": dice}), flush=True)
+        else:
+            faces = " ".join(label or "?" for label in readings.labels) or "no dice"
+            print(f"{path}: {faces}", flush=True)
+    if failed:
+        raise SystemExit(2)
+
+
+def watch_command(args: argparse.Namespace) -> None:
+    from scoring.faces import die_kind
+    from vision.sources import Reconnecting, SourceError, open_source
+    from vision.tracker import RollTracker
+
+    logging.basicConfig(level=logging.WARNING, format="dicescore watch: %(message)s", stream=sys.stderr)
+    try:
+        source = Reconnecting(lambda: open_source(args.source))
+    except SourceError as error:
+        fail("watch", str(error))
+    reader = load_reader(args.dice, "watch")
+    tracker = RollTracker(fps=source.fps, settle_seconds=args.settle, expected_dice=die_kind(args.dice).dice)
+    print(f"dicescore watch: watching {source.name} at {source.fps:g} fps", file=sys.stderr)
+    with source:
+        for frame in source:
+            event = tracker.update(frame, lambda frame=frame: reader.read(frame))
+            if event is not None:
+                print(json.dumps(event.to_json()), flush=True)
+
+
+def fail(command: str, message: str):
+    print(f"dicescore {command}: error: {message}", file=sys.stderr)
+    raise SystemExit(2)

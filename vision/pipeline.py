@@ -1,0 +1,59 @@
+"""Pixels in, dice out: detect each top face, rectify it, read it.
+
+from vision.pipeline import read_image
+dice = read_image(bgr, kind="d6")               # one DieReading per die found
+dice[0].label, dice[0].confidence, dice[0].quad
+
+reader = DiceReader(kind="square-shooters")     # the same, as DieReadings, for a video loop
+readings = reader.read(frame)
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from scoring.faces import die_kind
+from vision.detector import Detector
+from vision.faces import FaceClassifier
+from vision.readings import DieReading, DieReadings, rectify
+
+
+class DiceReader:
+    """A detector and a face classifier, reading the faces one die kind may show."""
+
+    def __init__(
+        self, kind: str = "d6", detector: Detector | None = None, classifier: FaceClassifier | None = None
+    ):
+        die_kind(kind)  # an unknown kind fails here, before any model loads
+        self.kind = kind
+        self.detector = detector if detector is not None else Detector()
+        self.classifier = classifier if classifier is not None else FaceClassifier()
+
+    def read(self, frame: np.ndarray) -> DieReadings:
+        found = self.detector.detect(frame)
+        if len(found) == 0:
+            return found
+        crops = rectify(frame, found.quads)
+        return found.with_faces(self.classifier.classify(crops, kind=self.kind), crops)
+
+
+@functools.cache
+def default_reader(kind: str) -> DiceReader:
+    return DiceReader(kind, default_detector(), default_classifier())
+
+
+@functools.cache
+def default_detector() -> Detector:
+    return Detector()
+
+
+@functools.cache
+def default_classifier() -> FaceClassifier:
+    return FaceClassifier()
+
+
+def read_image(bgr: np.ndarray, kind: str = "d6") -> list[DieReading]:
+    """Every die found in a BGR image, with its face read as a die of ``kind``."""
+    return list(default_reader(kind).read(bgr))
