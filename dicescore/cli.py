@@ -87,7 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 shares it on the LAN, behind a PIN")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", metavar="PATH", help="the games database (default: the user's data folder)")
-    serve.add_argument("--source", metavar="SRC", help="where rolls come from: manual, or ROLLS.jsonl")
+    serve.add_argument(
+        "--source",
+        metavar="SRC",
+        default="demo",
+        help="where rolls come from: demo (the default: a Cubes game playing itself), "
+        "manual (dice entered on the page), or ROLLS.jsonl (a recording)",
+    )
     serve.set_defaults(run=serve_command)
 
     from vision.cli import add_faces_command

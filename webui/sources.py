@@ -1,17 +1,23 @@
 """Where rolls come from when nobody types them in: the seam for the camera.
 
 A source yields settled rolls; ``feed`` appends each one to the table's game (the newest
-game in progress that lets someone roll now) as that player's roll.  Until the camera
-pipeline lands (``vision``, issue 5) the one source is a recording: a JSON-lines file
-with one roll a line, either ``{"faces": [labels], "top": [[[label, p], ...], ...]}`` or
-the ``{"dice": [{"label", "top", ...}]}`` shape ``dicescore watch`` prints, optionally
-with ``"wait": seconds`` before it (default ``RECORDED_PACE``).
+game in progress, of the source's die kind, that lets someone roll now) as that player's
+roll.  Until the camera pipeline lands (``vision``, issue 5) there are two sources:
+
+* a recording: a JSON-lines file with one roll a line, either ``{"faces": [labels],
+  "top": [[[label, p], ...], ...]}`` or the ``{"dice": [{"label", "top", ...}]}`` shape
+  ``dicescore watch`` prints, optionally with ``"wait": seconds`` before it (default
+  ``RECORDED_PACE``);
+* ``demo``: a Cubes game for three played by seeded random throws at a table's pace, so
+  a newcomer sees a game being played at once; it starts a new game whenever no Cubes
+  game is in progress.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +28,7 @@ from typing import Any
 from flask import Flask
 
 from dicescore.ledger import Ledger
-from scoring.faces import UnknownFace
+from scoring.faces import CUBES_DICE, UnknownFace
 from scoring.game import Event, IllegalMove
 from scoring.games import GAMES
 
@@ -50,6 +56,8 @@ class Roll:
 class RecordedRolls:
     """Rolls read from a JSON-lines recording, at the pace it asks for."""
 
+    kind = None  # a recording may hold rolls of any dice
+
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.rolls = [parse_roll(line, number) for number, line in self.lines()]
@@ -65,6 +73,40 @@ class RecordedRolls:
         for roll in self.rolls:
             time.sleep(roll.wait)
             yield roll
+
+
+DEMO_PLAYERS = ("Ana", "Bo", "Cy")
+
+
+class DemoRolls:
+    """Endless seeded throws of the six Cubes cubes, each die with the classifier-style
+    top-3 guesses a tap offers first."""
+
+    kind = "cubes"
+
+    def __init__(self, seed: int = 2026, pace: float = RECORDED_PACE):
+        self.seed = seed
+        self.pace = pace
+
+    def __iter__(self) -> Iterator[Roll]:
+        rng = random.Random(self.seed)
+        labels = CUBES_DICE.labels
+        while True:
+            time.sleep(self.pace)
+            faces = [rng.choice(labels) for _ in range(CUBES_DICE.dice)]
+            top = [demo_guesses(face, labels, rng) for face in faces]
+            yield Roll(faces, top, self.pace)
+
+    def start_game(self, ledger: Ledger) -> None:
+        ledger.new_game("cubes", list(DEMO_PLAYERS))
+
+
+def demo_guesses(face: str, labels: tuple[str, ...], rng: random.Random) -> list[list[Any]]:
+    """A confident reading of ``face`` followed by two runners-up."""
+    confidence = round(rng.uniform(0.8, 0.99), 2)
+    others = rng.sample([label for label in labels if label != face], 2)
+    rest = round(1 - confidence, 2)
+    return [[face, confidence], [others[0], round(rest * 0.7, 2)], [others[1], round(rest * 0.3, 2)]]
 
 
 def parse_roll(line: str, number: int) -> Roll:
@@ -85,23 +127,29 @@ def parse_roll(line: str, number: int) -> Roll:
 
 
 def open_source(spec: str | None):
-    """The source named on the command line: none (dice entered by hand) or a recording."""
+    """The source named on the command line: none (dice entered by hand), the demo, or
+    a recording."""
     if spec in (None, "", "manual"):
         return None
+    if spec == "demo":
+        return DemoRolls()
     if spec.endswith(".jsonl"):
         return RecordedRolls(spec)
     raise IllegalMove(
-        f"unknown source {spec!r}: until the camera pipeline lands, use 'manual' "
+        f"unknown source {spec!r}: until the camera pipeline lands, use 'demo', 'manual' "
         "or a .jsonl recording of rolls"
     )
 
 
-def table_game(ledger: Ledger) -> tuple[int, str] | None:
-    """The game a camera at the table is watching: the newest dice game in progress in
-    which someone may roll now, with that player (the one whose turn it is, if several)."""
+def table_game(ledger: Ledger, kind: str | None = None) -> tuple[int, str] | None:
+    """The game a camera at the table is watching: the newest dice game in progress (of
+    die ``kind``, if given) in which someone may roll now, with that player (the one
+    whose turn it is, if several)."""
     for listed in ledger.games():
         game_class = GAMES.get(listed["game"])
         if listed["finished"] or game_class is None or game_class.die_kind is None:
+            continue
+        if kind is not None and game_class.die_kind != kind:
             continue
         game = ledger.game(listed["id"])
         rollers = [player for player, moves in game.allowed().items() if "roll" in moves]
@@ -117,8 +165,14 @@ def feed(app: Flask, source) -> threading.Thread:
         ledger = Ledger.open(app.config["DATABASE"])
         try:
             for roll in source:
-                while (target := table_game(ledger)) is None:
+                target = table_game(ledger, source.kind)
+                if target is None and hasattr(source, "start_game"):
+                    source.start_game(ledger)
+                    app.extensions["dicescore.changes"].notify()
+                    target = table_game(ledger, source.kind)
+                while target is None:
                     time.sleep(WAIT_FOR_GAME)
+                    target = table_game(ledger, source.kind)
                 game_id, player = target
                 try:
                     ledger.append(game_id, roll.event(player))

@@ -50,9 +50,56 @@ def test_the_rolls_wait_for_a_game(app, tmp_path):
 
 def test_bad_sources_are_refused_before_serving(tmp_path):
     assert open_source(None) is None and open_source("manual") is None
+    assert open_source("demo").kind == "cubes"
     with pytest.raises(IllegalMove, match="camera"):
         open_source("0")
     with pytest.raises(IllegalMove, match="cannot read"):
         open_source(str(tmp_path / "missing.jsonl"))
     with pytest.raises(IllegalMove, match="line 2"):
         open_source(recording(tmp_path, {"faces": ["1"]}, {"face": "1"}))
+
+
+def test_the_demo_starts_a_cubes_game_and_plays_it(app):
+    from webui.sources import DemoRolls
+
+    api = Api(app.test_client())
+    feed(app, _first(DemoRolls(seed=1, pace=0), 4)).join(timeout=10)
+    (listed,) = api.client.get("/api/games").json["games"]
+    assert listed["game"] == "cubes" and listed["players"] == ["Ana", "Bo", "Cy"]
+    events = api.client.get(f"/api/games/{listed['id']}/events").json["events"]
+    rolls = [event for event in events if event["type"] == "roll"]
+    assert len(rolls) == 4
+    assert all(len(roll["faces"]) == 6 and len(roll["top"]) == 6 for roll in rolls)
+    assert [roll["player"] for roll in rolls] == ["Ana", "Bo", "Cy", "Ana"]
+
+
+def test_the_demo_leaves_games_of_other_dice_alone(app):
+    from webui.sources import DemoRolls
+
+    api = Api(app.test_client())
+    other = api.new_game()  # the test game of pip dice
+    feed(app, _first(DemoRolls(seed=1, pace=0), 1)).join(timeout=10)
+    assert sum(api.view(other)["totals"].values()) == 0
+    assert {listed["game"] for listed in api.client.get("/api/games").json["games"]} >= {"cubes"}
+
+
+def test_the_demo_is_seeded():
+    from webui.sources import DemoRolls
+
+    first = [roll.faces for roll in _first(DemoRolls(seed=5, pace=0), 3)]
+    again = [roll.faces for roll in _first(DemoRolls(seed=5, pace=0), 3)]
+    assert first == again
+
+
+def _first(source, count):
+    """A source cut to its first ``count`` rolls, keeping its kind and game starter."""
+    from itertools import islice
+
+    class Cut:
+        kind = source.kind
+        start_game = source.start_game
+
+        def __iter__(self):
+            return islice(iter(source), count)
+
+    return Cut()
