@@ -1,10 +1,14 @@
 """Journeys through the table page in Debian's Chromium, driven by Playwright.
 
 Needs ``playwright`` (pip) and ``chromium`` (apt); Playwright's own browser download is
-not used.  Screenshots land in docs/screenshots/.
+not used.  Screenshots land in a temporary folder, or in $DICESCORE_SCREENSHOTS when set
+(``DICESCORE_SCREENSHOTS=docs/screenshots pytest tests/webui/test_browser.py`` refreshes
+the pictures in the docs).
 """
 
 import json
+import os
+import tempfile
 import threading
 from pathlib import Path
 
@@ -28,7 +32,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = Path(os.environ.get("DICESCORE_SCREENSHOTS") or tempfile.mkdtemp(prefix="dicescore-shots-"))
 PHONE = {"width": 412, "height": 915}
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
