@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-DEMO_CLIP = Path(__file__).resolve().parent.parent / "datasets" / "demo" / "demo.avi"
+DEMO_CLIP = Path(__file__).resolve().parent.parent / "datasets" / "demo" / "demo.mp4"
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff"}
 MISSES_BEFORE_GONE = 30  # failed reads in a row that mean a live camera or stream is gone
 

@@ -94,10 +94,11 @@ class RollTracker:
             return None
         if self._moved is None:  # still since the last roll: nothing new on the table
             return None
-        if has_hand(small, self._moved, self.hand_area):
+        readings = readings() if callable(readings) else readings
+        if hand_over_dice(small, self._moved, readings, frame.shape[1], self.hand_area):
             self._settled.clear()
             return None
-        self._settled.append(readings() if callable(readings) else readings)
+        self._settled.append(readings)
         if len(self._settled) < self.settle_frames:
             return None
         dice = vote(self._settled, self.min_presence)
@@ -126,18 +127,29 @@ def shrink(frame: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(small, (5, 5), 0)
 
 
-def has_hand(small: np.ndarray, moved: np.ndarray, area: tuple[float, float]) -> bool:
-    """A skin-coloured region that reaches the frame's edge (an arm comes from outside), is
-    hand-sized, and came in with the motion: a hand resting over the dice, not the table."""
+def hand_over_dice(small, moved, readings: DieReadings, width: int, area: tuple[float, float]) -> bool:
+    """A hand resting on or over the dice: a skin-coloured region that reaches the frame's
+    edge (an arm comes from outside), is hand-sized, came in with the motion, and touches a
+    die.  Wood tables and skin-coloured cups are skin-coloured too, hence the other tests."""
+    if len(readings) == 0:
+        return False
     ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, (40, 138, 77), (240, 173, 127))
     count, regions, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     h, w = skin.shape
+    scale = w / width
+    dice = np.zeros_like(skin)
+    for quad in readings.quads:
+        cv2.fillConvexPoly(dice, np.round(quad * scale).astype(np.int32), 255)
+    near = max(3, int(np.median(readings.sizes) * scale / 2) | 1)
+    dice = cv2.dilate(dice, np.ones((near, near), np.uint8)) > 0
     for i in range(1, count):
         x, y, bw, bh, pixels = stats[i]
-        share = pixels / (h * w)
         touches_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
-        if touches_edge and area[0] <= share <= area[1] and moved[regions == i].mean() > 0.5:
+        if not (touches_edge and area[0] <= pixels / (h * w) <= area[1]):
+            continue
+        region = regions == i
+        if moved[region].mean() > 0.5 and (region & dice).any():
             return True
     return False
 

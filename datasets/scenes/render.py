@@ -1,0 +1,370 @@
+"""Table scenes with ground truth, rendered by Blender (Cycles) from seeded random choices.
+
+    python -m datasets.scenes.render --out data/scenes/train --count 200 --seed 0
+    python -m datasets.scenes.render --out data/scenes/heldout --count 50 --seed 9000 --split heldout
+
+Every random choice is made here, with numpy (scene i depends only on (seed, i)); the
+textures are drawn here too (die faces with datasets.faces' artwork families, tables, cards)
+and handed to ``blender_scene.py``, which runs in the bpy venv (bpy pins numpy<2) as a
+subprocess, through a job file: it drops the dice with rigid-body physics, renders, and reports
+for every die which face is up, that face's quad in pixels, its tilt and how much of it is seen.
+Each image gets ``NAME.json``: ``{"image", "size", "split", "table", "dice": [{"label",
+"kind", "quad", "cocked", "tilt", "visible"}]}``; a quad runs clockwise from the top-left
+corner of the face's artwork.
+
+Held-out scenes (``--split heldout``) use table styles, light rigs and distractor colours
+that training scenes never use, to measure transfer, not memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.faces.families import FAMILIES, fonts_for
+from scoring.faces import CARD_LABELS
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+BLENDER_PYTHON = Path(os.environ.get("DICESCORE_BLENDER_PYTHON", ROOT / ".venv-blender" / "bin" / "python"))
+SCRIPT = Path(__file__).resolve().parent / "blender_scene.py"
+FACE = 128  # pixels per face in a die's texture atlas
+
+# Scene units: a die is 1 across (about 16 mm); gravity is scaled to match.
+TRAIN_TABLES = ("wood", "felt", "cloth", "patterned", "glass")
+HELDOUT_TABLES = ("marble", "striped_felt", "dark_glass")
+FACE_FAMILIES = {  # the artwork families each kind of die is printed in (training styles)
+    "d6": ("d6_pips", "numerals"),
+    "cubes": ("cubes_word",),
+    "square-shooters": ("card_face", "big_rank", "card_pips"),
+}
+HELDOUT_FACE_FAMILIES = {
+    "d6": ("d6_pips", "numerals"),
+    "cubes": ("framed",),
+    "square-shooters": ("rank_beside_suit",),
+}
+
+
+class RendererMissing(RuntimeError):
+    """The bpy venv is not installed."""
+
+
+def die_faces(rng, kind: str) -> list[str]:
+    """The six labels of one die, in atlas order (slots 0/1, 2/3, 4/5 are opposite faces)."""
+    if kind == "d6":
+        pairs = [(1, 6), (2, 5), (3, 4)]
+        order = rng.permutation(3)
+        labels = []
+        for i in order:
+            a, b = pairs[i] if rng.random() < 0.5 else pairs[i][::-1]
+            labels += [str(a), str(b)]
+        return labels
+    if kind == "cubes":
+        others = list(rng.choice(["BLANK", "1", "2", "3", "4", "5", "6"], 5, replace=False))
+        return list(rng.permutation(["CUBES", *others]))
+    labels = list(rng.choice(CARD_LABELS, 6, replace=False))
+    if rng.random() < 0.25:
+        labels[rng.integers(6)] = "JOKER_RED" if rng.random() < 0.5 else "JOKER_BLACK"
+    return labels
+
+
+def die_material(rng, kind: str) -> np.ndarray:
+    if kind == "square-shooters" or rng.random() < 0.3:  # white or ivory, so both inks show
+        return np.clip(
+            rng.uniform(0.82, 1.0) + np.array([rng.uniform(-0.12, 0), rng.uniform(-0.05, 0), 0]), 0, 1
+        )
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(80, 256), rng.integers(60, 230)]]])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0] / 255.0
+
+
+def draw_atlas(rng, kind: str, labels: list[str], heldout: bool) -> np.ndarray:
+    """A die's six faces, 3 across and 2 down, in one material and one artwork family."""
+    families = (HELDOUT_FACE_FAMILIES if heldout else FACE_FAMILIES)[kind]
+    family = families[rng.integers(len(families))]
+    material = die_material(rng, kind).astype(np.float32)
+    atlas = np.zeros((2 * FACE, 3 * FACE, 3), np.float32)
+    for slot, label in enumerate(labels):
+        name = "joker" if label.startswith("JOKER") and family != "rank_beside_suit" else family
+        if name in ("card_face", "card_pips", "big_rank") and label[0] in "JQK" and rng.random() < 0.5:
+            name = "court"
+        canvas = np.empty((96, 96, 3), np.float32)
+        canvas[:] = material
+        FAMILIES[name].draw(rng, label, canvas, fonts_for(name))
+        row, col = divmod(slot, 3)
+        atlas[row * FACE : (row + 1) * FACE, col * FACE : (col + 1) * FACE] = cv2.resize(canvas, (FACE, FACE))
+    return np.clip(atlas * 255, 0, 255).astype(np.uint8)
+
+
+def draw_table(rng, style: str, size: int = 512) -> np.ndarray:
+    """A table-top texture: wood grain, felt, woven cloth, a printed pattern, marble, or a glass tint."""
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32) / size
+    noise = cv2.resize(rng.random((16, 16)).astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
+    fine = rng.random((size, size)).astype(np.float32)
+    if style == "wood":
+        base = np.array([rng.uniform(0.1, 0.35), rng.uniform(0.25, 0.5), rng.uniform(0.45, 0.8)])
+        rings = 0.5 + 0.5 * np.sin((x * rng.uniform(20, 60) + noise * rng.uniform(3, 10)) * np.pi)
+        img = base * (0.7 + 0.3 * rings[..., None]) * (0.9 + 0.1 * fine[..., None])
+    elif style in ("felt", "striped_felt"):
+        hsv = np.uint8([[[rng.integers(0, 180), rng.integers(100, 230), rng.integers(50, 160)]]])
+        base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0] / 255.0
+        img = base * (0.85 + 0.15 * fine[..., None]) * (0.9 + 0.1 * noise[..., None])
+        if style == "striped_felt":
+            img = img * (0.8 + 0.2 * (np.sin(y * 40 * np.pi) > 0))[..., None]
+    elif style == "cloth":
+        a, b = rng.uniform(0.2, 1.0, 3), rng.uniform(0.2, 1.0, 3)
+        period = rng.uniform(8, 30)
+        check = ((np.floor(x * period) + np.floor(y * period)) % 2)[..., None]
+        weave = 0.9 + 0.1 * np.sin(x * size * np.pi / 2)[..., None] * np.sin(y * size * np.pi / 2)[..., None]
+        img = (a * check + b * (1 - check)) * weave
+    elif style == "patterned":
+        img = np.ones((size, size, 3), np.float32) * rng.uniform(0.3, 1.0, 3)
+        for _ in range(rng.integers(20, 80)):
+            colour = tuple(float(c) for c in rng.uniform(0, 1, 3))
+            centre = tuple(int(c) for c in rng.integers(0, size, 2))
+            if rng.random() < 0.5:
+                cv2.circle(img, centre, int(rng.integers(5, 40)), colour, -1, cv2.LINE_AA)
+            else:
+                axes = tuple(int(c) for c in rng.integers(5, 50, 2))
+                cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1, cv2.LINE_AA)
+    elif style == "marble":
+        veins = np.abs(np.sin((x + y + noise * 3) * rng.uniform(5, 15) * np.pi)) ** 0.3
+        img = rng.uniform(0.75, 0.95) * (0.6 + 0.4 * veins[..., None]) * np.ones(3)
+    else:  # glass or dark_glass: the tint; the floor below shows through
+        tint = rng.uniform(0.6, 1.0, 3) if style == "glass" else rng.uniform(0.05, 0.3, 3)
+        img = np.ones((size, size, 3)) * tint
+    return np.clip(img * 255, 0, 255).astype(np.uint8)
+
+
+def draw_card(rng) -> np.ndarray:
+    canvas = np.ones((96, 96, 3), np.float32) * rng.uniform(0.85, 1.0)
+    label = CARD_LABELS[rng.integers(len(CARD_LABELS))]
+    FAMILIES["card_pips"].draw(rng, label, canvas, fonts_for("card_pips"))
+    return np.clip(canvas * 255, 0, 255).astype(np.uint8)
+
+
+def scene_job(
+    seed: int,
+    index: int,
+    split: str,
+    tmp: Path,
+    out: Path,
+    size=(320, 240),
+    frames=None,
+    roll: int | None = None,
+    kind: str | None = None,
+    count: int | None = None,
+    hand: tuple[int, int] | None = None,
+) -> dict:
+    """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
+
+    For clips, ``frames`` lists the frames to render, ``roll`` numbers one throw of the same
+    dice on the same table (only the throw changes), and ``hand`` = (first, last) frame sends
+    a hand waving over the table between those frames.
+    """
+    rng = np.random.default_rng([seed, index])
+    heldout = split == "heldout"
+    kinds = list(FACE_FAMILIES)
+    kind = kind or kinds[rng.integers(3)]
+    count = count or int(rng.integers(1, 13))
+    cluster = rng.uniform(1.2, 4.0)  # radius the dice are thrown into: small means touching
+    throw = rng if roll is None else np.random.default_rng([seed, index, 1000 + roll])
+    dice, labels = [], []
+    for i in range(count):
+        faces = die_faces(rng, kind)
+        atlas = tmp / f"die{i}.png"
+        cv2.imwrite(str(atlas), draw_atlas(rng, kind, faces, heldout))
+        angle, radius = throw.uniform(0, 2 * np.pi), cluster * np.sqrt(throw.random())
+        dice.append(
+            {
+                "atlas": str(atlas),
+                "size": 1.0,
+                "bevel": float(rng.uniform(0.06, 0.16)),
+                "roughness": float(rng.uniform(0.15, 0.5)),
+                "start": [  # dropped from above, one after another
+                    radius * np.cos(angle),
+                    radius * np.sin(angle),
+                    float(throw.uniform(1.0, 4.0) + 1.2 * i),
+                ],
+                "rotation": throw.uniform(0, 2 * np.pi, 3).tolist(),
+            }
+        )
+        labels.append(faces)
+    styles = HELDOUT_TABLES if heldout else TRAIN_TABLES
+    style = styles[rng.integers(len(styles))]
+    table_texture = tmp / "table.png"
+    cv2.imwrite(str(table_texture), draw_table(rng, style))
+    distractors = []
+    for j in range(int(rng.integers(0, 5))):
+        what = ("card", "chip", "cup")[rng.integers(3)]
+        angle, radius = rng.uniform(0, 2 * np.pi), rng.uniform(3.0, 7.0)
+        item = {
+            "kind": what,
+            "size": {"card": 4.0, "chip": 2.4, "cup": 4.5}[what] * rng.uniform(0.8, 1.2),
+            "location": [radius * np.cos(angle), radius * np.sin(angle), 0.0],
+            "angle": float(rng.uniform(0, np.pi)),
+            "colour": (rng.uniform(0.5, 1.0, 3) if heldout else rng.uniform(0.0, 0.8, 3)).tolist(),
+            "metallic": float(rng.random() < 0.2),
+        }
+        if what == "card":
+            item["texture"] = str(tmp / f"card{j}.png")
+            cv2.imwrite(item["texture"], draw_card(rng))
+        distractors.append(item)
+    lights = []
+    for _ in range(int(rng.integers(1, 4))):
+        tilt, turn = rng.uniform(0, 1.2 if not heldout else 0.6), rng.uniform(0, 2 * np.pi)
+        distance = rng.uniform(15, 40)
+        colour = rng.uniform(0.55, 1.0, 3) if not heldout else rng.uniform(0.75, 1.0, 3) * [1, 0.85, 0.7]
+        lights.append(
+            {
+                "type": "AREA" if rng.random() < 0.7 else "POINT",
+                "energy": float(distance**2 * rng.uniform(3, 12)),
+                "colour": colour.tolist(),
+                "size": float(rng.uniform(2, 15)),
+                "location": [
+                    distance * np.sin(tilt) * np.cos(turn),
+                    distance * np.sin(tilt) * np.sin(turn),
+                    distance * np.cos(tilt),
+                ],
+            }
+        )
+    lens = float(rng.uniform(24, 50))
+    view = rng.uniform(8, 14) + cluster  # width of table in view, in dice
+    physics_frames = max(75, *(frames or [0]))
+    target = [float(rng.normal(0, 0.5)), float(rng.normal(0, 0.5)), 0.0]
+    return {
+        "name": f"scene{index:05d}" + (f"_roll{roll:02d}" if roll is not None else ""),
+        "out_dir": str(out),
+        "size": list(size),
+        "samples": 16,
+        "threads": 1,
+        "fps": 30,
+        "exposure": float(rng.uniform(-0.6, 0.6)),
+        "motion_blur": frames is not None,
+        "ambient": (rng.uniform(0.02, 0.15) * rng.uniform(0.6, 1.0, 3)).tolist(),
+        "table": {
+            "texture": str(table_texture),
+            "size": 60.0,
+            "repeat": float(rng.uniform(1.0, 4.0)),
+            "roughness": float(rng.uniform(0.05, 0.3) if "glass" in style else rng.uniform(0.5, 0.95)),
+            "transmission": 0.9 if "glass" in style else 0.0,
+            "floor": rng.uniform(0.1, 0.9, 3).tolist(),
+        },
+        "distractors": distractors,
+        "dice": dice,
+        "camera": {
+            "lens": lens,
+            "target": target,
+            "tilt": float(rng.uniform(0, 45)),
+            "turn": float(rng.uniform(0, 360)),
+            "roll": float(rng.uniform(0, 360)),
+            "distance": float(view * lens / 36),
+            "fstop": float(rng.choice([0, 0, 2.8, 5.6, 11])),
+            "focus": float(rng.uniform(0.95, 1.05)),
+        },
+        "lights": lights,
+        "physics": {"frames": physics_frames, "friction": float(rng.uniform(0.3, 0.8)), "bounce": 0.3},
+        "frames": frames or [physics_frames],
+        "hand": hand_path(rng, hand, target, view) if hand else None,
+        # kept for the ground truth, not used by Blender:
+        "labels": labels,
+        "kind": kind,
+        "style": style,
+        "split": split,
+    }
+
+
+def hand_path(rng, frames: tuple[int, int], target, view: float) -> dict:
+    """A hand that comes in from beyond the picture's edge, waves over the dice, and goes."""
+    first, last = frames
+    side = rng.uniform(0, 2 * np.pi)
+    outside = np.array([np.cos(side), np.sin(side)]) * view
+    path = []
+    for k, frame in enumerate(range(first, last + 1, 3)):
+        t = (frame - first) / max(1, last - first)
+        reach = np.sin(np.pi * t)  # in, over the dice, and out again
+        wave = np.array([-np.sin(side), np.cos(side)]) * 1.5 * np.sin(k * 1.3)
+        x, y = np.array(target[:2]) + outside * (1 - reach) + wave * reach
+        path.append([frame, [float(x), float(y), 3.0], float(side + np.pi / 2)])
+    colour = rng.uniform([0.45, 0.3, 0.22], [0.95, 0.7, 0.55])  # skin tones, RGB
+    return {"size": 3.0, "colour": colour.tolist(), "path": path}
+
+
+def run_blender(job: dict, job_path: Path) -> dict:
+    if not BLENDER_PYTHON.is_file():
+        raise RendererMissing(
+            f"no Blender Python at {BLENDER_PYTHON}: python3.11 -m venv .venv-blender && "
+            ".venv-blender/bin/pip install bpy (or set DICESCORE_BLENDER_PYTHON)"
+        )
+    job_path.write_text(json.dumps(job))
+    done = subprocess.run(
+        [str(BLENDER_PYTHON), str(SCRIPT), str(job_path)], capture_output=True, text=True, check=False
+    )
+    result_path = Path(job["out_dir"]) / f"{job['name']}.result.json"
+    if done.returncode != 0 or not result_path.is_file():
+        raise RuntimeError(f"Blender failed on {job['name']}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    result = json.loads(result_path.read_text())
+    result_path.unlink()
+    return result
+
+
+def ground_truth(job: dict, frame: dict) -> dict:
+    dice = [
+        {
+            "label": job["labels"][i][die["slot"]],
+            "kind": job["kind"],
+            "quad": [[round(x, 2), round(y, 2)] for x, y in die["quad"]],
+            "cocked": die["cocked"],
+            "tilt": round(die["tilt"], 2),
+            "visible": die["visible"],
+        }
+        for i, die in enumerate(frame["dice"])
+    ]
+    return {
+        "image": frame["image"],
+        "size": job["size"],
+        "split": job["split"],
+        "table": job["style"],
+        "dice": dice,
+    }
+
+
+def render_scene(
+    seed: int, index: int, out: Path, split: str = "train", size=(320, 240), **clip
+) -> list[dict]:
+    """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
+    truths.  ``clip`` takes scene_job's clip arguments (frames, roll, kind, count, hand)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:
+        job = scene_job(seed, index, split, Path(tmp), out, size, **clip)
+        result = run_blender(job, Path(tmp) / "job.json")
+    truths = [ground_truth(job, frame) for frame in result["frames"]]
+    for truth in truths:
+        (out / truth["image"]).with_suffix(".json").write_text(json.dumps(truth))
+    return truths
+
+
+def main(argv=None) -> int:
+    from tqdm import tqdm
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--count", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--start", type=int, default=0, help="first scene index (to render in chunks)")
+    parser.add_argument("--split", choices=("train", "heldout"), default="train")
+    parser.add_argument("--size", type=int, nargs=2, default=(320, 240), metavar=("W", "H"))
+    args = parser.parse_args(argv)
+    for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
+        render_scene(args.seed, index, args.out, args.split, tuple(args.size))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
