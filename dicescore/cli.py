@@ -59,7 +59,9 @@ def serve_command(args: argparse.Namespace) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dicescore", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="dicescore", description="Reads the dice on a game table and keeps the score."
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     hand = commands.add_parser("hand", help="the best poker hand the faces make, e.g. AS KS QS JS 10S")
