@@ -26,11 +26,12 @@ def labels_of(families) -> tuple[str, ...]:
     return tuple(seen) + (NONE,)
 
 
-def render_set(n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start: int = 0):
+def render_set(n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start: int = 0, fonts=None):
     """``n`` crops (uint8 BGR, n x size x size x 3) with their labels and family names.
 
     Labels are drawn uniformly from those the families can show, plus ``none``; crop i uses
-    its own generator seeded by (seed, start + i).
+    its own generator seeded by (seed, start + i).  ``fonts`` (file names) replaces the
+    families' own fonts, e.g. to read trained layouts in fonts never trained on.
     """
     families = tuple(families)
     labels = labels_of(families)
@@ -45,7 +46,7 @@ def render_set(n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start
         else:
             able = [f for f in families if label in FAMILIES[f].labels]
             family = able[rng.integers(len(able))]
-            images[i] = render_crop(rng, label, family, size)
+            images[i] = render_crop(rng, label, family, size, fonts)
         out_labels.append(label)
         out_families.append(family)
     return images, out_labels, out_families
@@ -66,12 +67,12 @@ def material(rng, family: str) -> np.ndarray:
     return (cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0] / 255.0).astype(np.float32)
 
 
-def face_artwork(rng, label, family_name):
+def face_artwork(rng, label, family_name, fonts=None):
     family = FAMILIES[family_name]
     canvas = np.empty((CANVAS, CANVAS, 3), np.float32)
     face_colour = material(rng, family_name)
     canvas[:] = face_colour
-    family.draw(rng, label, canvas, fonts_for(family_name))
+    family.draw(rng, label, canvas, available(fonts) if fonts else fonts_for(family_name))
     print_defects(rng, canvas, face_colour)
     return canvas, face_colour
 
@@ -215,9 +216,9 @@ def place_face(rng, img, face, alpha, quad, side_offset, face_colour, fills_crop
     img += warped[..., :3] * a
 
 
-def render_crop(rng, label: str, family: str, size: int = 64) -> np.ndarray:
+def render_crop(rng, label: str, family: str, size: int = 64, fonts=None) -> np.ndarray:
     """One crop of ``label`` drawn in ``family``, through a randomized camera."""
-    face, face_colour = face_artwork(rng, label, family)
+    face, face_colour = face_artwork(rng, label, family, fonts)
     fills = FAMILIES[family].fills_crop
     s = crop_size(rng, family)
     img = table(rng, s)
