@@ -9,13 +9,21 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from werkzeug.exceptions import Forbidden
 
 from dicescore.ledger import Ledger
-from scoring.faces import DIE_KINDS, DieKind, Suit
+from scoring.faces import DIE_KINDS, Suit
 from scoring.game import IllegalMove
 from scoring.games import GAMES
 from scoring.hands import KIND_NAMES
-from scoring.targets import SHOOTOUT_TITLES, standard_deck
+from scoring.targets import SHOOTOUT_TITLES
 from webui import security
 from webui.db import get_ledger
+from webui.entry import (
+    dice_per_roll,
+    dice_to_enter,
+    physical_cards,
+    playing_cards,
+    shootout_targets,
+    spinner_choices,
+)
 from webui.table import GOAL_KEYS, catalog, face_colour, face_text, in_words, options_from_form, table, words
 
 bp = Blueprint("pages", __name__)
@@ -23,7 +31,7 @@ bp = Blueprint("pages", __name__)
 GAME_ID = "<int(min=1, max=9223372036854775807):game_id>"
 # Moves entered with a form of their own on the board; every other allowed move is a
 # button (one per choice when the move names a card, an opponent or a suit).
-MOVES_WITH_FORMS = frozenset({"roll", "bid", "tricks", "square", "steal"})
+MOVES_WITH_FORMS = frozenset({"roll", "bid", "tricks", "square", "steal", "spin", "choose", "deal", "give"})
 SUITS = tuple(suit.name.lower() for suit in Suit)
 
 
@@ -151,7 +159,9 @@ def render_board(state: dict[str, Any]) -> str:
     def allowed_to(move: str) -> list[str]:
         return [player for player in players if move in view["allowed"].get(player, [])]
 
-    entry_faces = dice_to_enter(state["dice"], kind)
+    spinners = allowed_to("spin")
+    choosers = allowed_to("choose")
+    dealers = allowed_to("deal")
     return render_template(
         "_board.html",
         t=state,
@@ -169,7 +179,15 @@ def render_board(state: dict[str, Any]) -> str:
         stealers=allowed_to("steal"),
         physical_cards=physical_cards(),
         suits=SUITS,
-        entry_faces=entry_faces,
+        entry_faces=dice_to_enter(view["game"], state["dice"], kind),
+        dice_fixed=kind is not None and dice_per_roll(view["game"], kind) is not None,
+        spinners=spinners,
+        spinner=spinner_choices(view["options"]) if spinners else None,
+        choosers=choosers,
+        shootout_targets=shootout_targets(state["details"]) if choosers else [],
+        dealers=dealers,
+        playing_cards=playing_cards(state["details"]) if dealers else [],
+        givers=allowed_to("give"),
         moves_with_forms=MOVES_WITH_FORMS,
         can_write=security.joined(),
     )
@@ -210,25 +228,6 @@ def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str
 
 def uses_physical_deck(view: dict[str, Any]) -> bool:
     return view["options"].get("deck") == "physical"
-
-
-def physical_cards() -> list[tuple[dict[str, Any], str]]:
-    """Each different game card of the Square Shooters deck, as a draw's data and in words,
-    for entering the card a player turns from a physical deck."""
-    cards: dict[str, dict[str, Any]] = {}
-    for card in standard_deck().cards:
-        cards.setdefault(str(card), {key: value for key, value in card.to_json().items() if key != "id"})
-    return [(data, text) for text, data in cards.items()]
-
-
-def dice_to_enter(last_roll: dict[str, Any] | None, kind: DieKind | None) -> list[str]:
-    """What the dice-entry pickers start at: the last roll (dice a player holds stay as
-    they were), else a full roll of different faces."""
-    if kind is None:
-        return []
-    if last_roll is not None:
-        return last_roll["faces"]
-    return [kind.labels[i % len(kind.labels)] for i in range(kind.dice or 2)]
 
 
 @bp.errorhandler(Forbidden)

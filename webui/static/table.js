@@ -159,6 +159,11 @@ board.addEventListener("submit", async (submit) => {
   if (entered !== null && (await send(entered))) editing.delete(form.id); // the next board starts afresh
 });
 
+// The values of a form's selects named ``name``, in order.
+function chosen(form, name) {
+  return [...form.querySelectorAll(`select[name=${name}]`)].map((select) => select.value);
+}
+
 // The move a form on the board enters, or null (with the reason shown) when it cannot.
 function move(form) {
   const player = form.elements.player?.value;
@@ -167,6 +172,16 @@ function move(form) {
       const faceLabels = [...form.querySelectorAll("select.picker")].map((picker) => picker.value);
       return { type: "roll", player, data: { faces: faceLabels } };
     }
+    case "spin": {
+      const effect = form.elements.effect?.value; // only with "spin twice": else the goal's own
+      return { type: "spin", player, data: { goal: form.elements.goal.value, ...(effect ? { effect } : {}) } };
+    }
+    case "choose":
+      return { type: "choose", player, data: { cards: chosen(form, "target") } };
+    case "deal":
+      return { type: "deal", player, data: { cards: chosen(form, "card") } };
+    case "give":
+      return { type: "give", player, data: { card: form.elements.card.value, to: form.elements.to.value } };
     case "draw":
       return { type: "draw", player, data: { card: JSON.parse(form.elements.card.value) } };
     case "square": {
