@@ -24,7 +24,17 @@ from webui.entry import (
     shootout_targets,
     spinner_choices,
 )
-from webui.table import GOAL_KEYS, catalog, face_colour, face_text, in_words, options_from_form, table, words
+from webui.table import (
+    GOAL_KEYS,
+    catalog,
+    face_colour,
+    face_text,
+    in_words,
+    options_from_form,
+    summary,
+    table,
+    words,
+)
 
 bp = Blueprint("pages", __name__)
 
@@ -188,6 +198,7 @@ def render_board(state: dict[str, Any]) -> str:
         dealers=dealers,
         playing_cards=playing_cards(state["details"]) if dealers else [],
         givers=allowed_to("give"),
+        summary=summary(view) if view["finished"] else None,
         moves_with_forms=MOVES_WITH_FORMS,
         can_write=security.joined(),
     )

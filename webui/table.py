@@ -175,6 +175,20 @@ def table(ledger: Ledger, game_id: int) -> dict[str, Any]:
     }
 
 
+def summary(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The end of a finished game: the winners, every player's final total (winners
+    first), and, when the game went to a tiebreak, the notes that say how it was settled:
+    each tie as the rules announced it, then the note that ended the game."""
+    players, winners, notes = view["players"], view["winners"], view["notes"]
+    ranked = sorted(players, key=lambda player: (player not in winners, players.index(player)))
+    ties = [note for note in notes if " tied " in note]  # how every game announces a level finish
+    return {
+        "winners": winners,
+        "totals": [(player, view["totals"][player]) for player in ranked],
+        "tiebreak": [*ties, notes[-1]] if ties else [],
+    }
+
+
 def csv_export(events: Sequence[Event]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)

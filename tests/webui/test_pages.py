@@ -102,3 +102,43 @@ def test_every_game_has_a_table_page(client):
         assert created.status_code == 201, (game.name, created.json)
         page = client.get(f"/games/{created.json['id']}")
         assert page.status_code == 200 and game.title in page.get_data(as_text=True)
+
+
+FIVES = ["5S", "5H", "5D", "2C", "9H", "KS", "QD", "3H", "JC"]  # a set of 5s and nothing else
+NOTHING = ["2S", "4H", "7D", "9C", "JH", "KD", "AC", "3S", "8H"]
+
+
+def rodeo_turn(api, game, player, faces):
+    for move, data in (("spin", {"goal": "5s-6s"}), ("roll", {"faces": faces}), ("stop", {})):
+        assert api.move(game, move, player, **data).status_code == 201
+
+
+def summary_of(client, game):
+    html = client.get(f"/games/{game}/board").json["html"]
+    return html[html.index('id="summary"') : html.index("</section>", html.index('id="summary"'))]
+
+
+def test_a_finished_game_sums_up_its_winner_and_final_totals(api):
+    game = api.new_game("rodeo-rummy", spinner="physical", winning_score=1)
+    assert 'id="summary"' not in api.client.get(f"/games/{game}/board").json["html"]
+    rodeo_turn(api, game, "Ana", FIVES)
+    rodeo_turn(api, game, "Bo", NOTHING)
+    summary = summary_of(api.client, game)
+    assert "<h2>Ana wins</h2>" in summary
+    assert re.findall(r"<span>(\w+)</span> <strong>(\d+)</strong>", summary) == [("Ana", "15"), ("Bo", "0")]
+    assert 'id="tiebreak"' not in summary
+
+
+def test_the_summary_says_how_a_tie_was_settled(api):
+    game = api.new_game("rodeo-rummy", ["Cy", "Ana", "Bo"], spinner="physical", winning_score=1)
+    rodeo_turn(api, game, "Cy", NOTHING)
+    rodeo_turn(api, game, "Ana", FIVES)
+    rodeo_turn(api, game, "Bo", FIVES)
+    rodeo_turn(api, game, "Ana", NOTHING)  # the tied players play another round on their own
+    rodeo_turn(api, game, "Bo", FIVES)
+    summary = summary_of(api.client, game)
+    assert "<h2>Bo wins</h2>" in summary
+    assert re.findall(r"<span>(\w+)</span>", summary) == ["Bo", "Cy", "Ana"]  # the winner first
+    assert (
+        "The tie:</span> Ana and Bo are tied at 15: they play another round; then Bo wins with 30." in summary
+    )
