@@ -19,9 +19,11 @@ def wants_json() -> bool:
 
 
 def handle_http_error(error: HTTPException):
+    # Keep the error's own headers (Retry-After, Allow), but not its HTML content type.
+    headers = [(name, value) for name, value in error.get_headers() if name.lower() != "content-type"]
     if wants_json():
-        return jsonify(error=error.description, status=error.code), error.code
-    return render_template("error.html", error=error), error.code
+        return jsonify(error=error.description, status=error.code), error.code, headers
+    return render_template("error.html", error=error), error.code, headers
 
 
 def init_app(app: Flask) -> None:

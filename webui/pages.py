@@ -117,13 +117,15 @@ def join():
     next_page = request.values.get("next", "")
     if not next_page.startswith("/") or next_page.startswith("//"):
         next_page = url_for("pages.index")  # only ever back to a page of this app
-    error = None
+    error, status = None, 200
     if request.method == "POST":
         security.check_csrf()
-        if security.join(request.form.get("pin", "").strip()):
-            return redirect(next_page)
-        error = "That is not the PIN shown where the table is served."
-    status = 403 if error else 200
+        try:
+            if security.join(request.form.get("pin", "").strip()):
+                return redirect(next_page)
+            error, status = "That is not the PIN shown where the table is served.", 403
+        except security.TooManyTries as refused:
+            error, status = refused.description, refused.code
     return render_template("join.html", next_page=next_page, error=error), status
 
 

@@ -3,16 +3,21 @@
 The CSRF token lives in the (signed) session cookie and must come back with each write,
 in the ``X-CSRF-Token`` header (scripts) or the ``csrf_token`` form field (forms); a page
 on another site cannot read it.  The PIN is entered once on the join page (it is then
-remembered in the session) or sent with each request in ``X-Dicescore-PIN``.
+remembered in the session) or sent with each request in ``X-Dicescore-PIN``.  A six-digit
+PIN falls to guessing unless guesses are few: after ``PIN_TRIES`` wrong PINs from one
+address, that address may try again only once every ``PIN_LOCKOUT_SECONDS``.
 """
 
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
+import threading
+from time import monotonic
 
 from flask import Flask, current_app, request, session
-from werkzeug.exceptions import Forbidden
+from werkzeug.exceptions import Forbidden, TooManyRequests
 
 CSRF_HEADER = "X-CSRF-Token"
 PIN_HEADER = "X-Dicescore-PIN"
@@ -24,6 +29,38 @@ class MissingPin(Forbidden):
 
 class BadCsrfToken(Forbidden):
     description = "missing or stale CSRF token: reload the page (scripts: GET /api/session)"
+
+
+class PinTries:
+    """Wrong PINs counted per client address.  The count is kept until the right PIN
+    comes, so once it reaches the limit every wrong try locks the address out again."""
+
+    def __init__(self, tries: int, lockout: float) -> None:
+        self.tries, self.lockout = tries, lockout
+        self.lock = threading.Lock()  # waitress serves requests on several threads
+        self.wrong: dict[str, tuple[int, float]] = {}  # address: (wrong tries, time of the last)
+
+    def wait_left(self, address: str) -> float:
+        """Seconds ``address`` must still wait before its next try (0: it may try now)."""
+        with self.lock:
+            count, last = self.wrong.get(address, (0, 0.0))
+        return max(0.0, last + self.lockout - monotonic()) if count >= self.tries else 0.0
+
+    def failed(self, address: str) -> None:
+        with self.lock:
+            count, _ = self.wrong.get(address, (0, 0.0))
+            self.wrong[address] = (count + 1, monotonic())
+
+    def succeeded(self, address: str) -> None:
+        with self.lock:
+            self.wrong.pop(address, None)
+
+
+class TooManyTries(TooManyRequests):
+    def __init__(self, wait: float) -> None:
+        seconds = math.ceil(wait)
+        message = f"too many wrong PINs from this device: try again in {seconds} s"
+        super().__init__(message, retry_after=seconds)
 
 
 def csrf_token() -> str:
@@ -41,18 +78,37 @@ def joined() -> bool:
     return not pin or same(session.get("pin"), pin)
 
 
-def join(pin: str) -> bool:
+def join(pin: object) -> bool:
     """Remember a correct PIN in the session; whether it was correct."""
-    if not same(pin, current_app.config["PIN"]):
+    if not pin_matches(pin):
         return False
     session["pin"] = current_app.config["PIN"]
     return True
 
 
+def pin_matches(given: object) -> bool:
+    """Whether ``given`` is the PIN; TooManyTries (429), whatever was given, while this
+    client's address is locked out for guessing."""
+    if not pin_required():
+        return False
+    tries: PinTries = current_app.extensions["dicescore.pin_tries"]
+    address = request.remote_addr or ""
+    wait = tries.wait_left(address)
+    if wait:
+        raise TooManyTries(wait)
+    if same(given, current_app.config["PIN"]):
+        tries.succeeded(address)
+        return True
+    tries.failed(address)
+    return False
+
+
 def check_write() -> None:
     """Refuse a write (403) that lacks the CSRF token or, on the LAN, the PIN."""
     check_csrf()
-    if not (joined() or same(request.headers.get(PIN_HEADER), current_app.config["PIN"])):
+    if joined():
+        return
+    if PIN_HEADER not in request.headers or not pin_matches(request.headers[PIN_HEADER]):
         raise MissingPin()
 
 
@@ -69,4 +125,6 @@ def same(given: object, expected: object) -> bool:
 
 
 def init_app(app: Flask) -> None:
+    tries = PinTries(app.config["PIN_TRIES"], app.config["PIN_LOCKOUT_SECONDS"])
+    app.extensions["dicescore.pin_tries"] = tries
     app.jinja_env.globals.update(csrf_token=csrf_token, pin_required=pin_required, joined=joined)

@@ -79,3 +79,59 @@ def test_the_new_game_form_sends_a_player_who_has_not_joined_to_the_join_page(la
     form = {"csrf_token": csrf_of(lan_client), "game": "test/pip-race", "player": ["Ana"]}
     response = lan_client.post("/", data=form)
     assert response.status_code == 302 and response.headers["Location"].startswith("/join")
+
+
+class Clock:
+    """Stands in for ``time.monotonic`` in webui.security: the lockout without the wait."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_five_wrong_pins_lock_an_address_out_for_a_minute(lan_client, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr("webui.security.monotonic", clock)
+    csrf = csrf_of(lan_client)
+
+    def join(pin, address="10.0.0.7"):
+        from_address = {"REMOTE_ADDR": address}
+        headers = {"X-CSRF-Token": csrf}
+        return lan_client.post("/api/join", json={"pin": pin}, headers=headers, environ_base=from_address)
+
+    assert [join(f"00000{n}").status_code for n in range(5)] == [403] * 5
+    locked = join(PIN)  # even the right PIN, while locked out
+    assert locked.status_code == 429 and "try again in 60 s" in locked.json["error"]
+    assert locked.headers["Retry-After"] == "60"
+    with_header = new_game(lan_client, **{"X-CSRF-Token": csrf, "X-Dicescore-PIN": PIN})
+    assert with_header.status_code == 201  # the test client's own address is not locked out...
+    assert join(PIN, address="10.0.0.8").status_code == 200  # ...nor is any other
+
+    clock.now += 59
+    assert join(PIN).status_code == 429
+    clock.now += 1
+    assert join("999999").status_code == 403  # one try a minute now
+    assert join(PIN).status_code == 429
+    clock.now += 60
+    assert join(PIN).status_code == 200
+    assert [join(f"00000{n}").status_code for n in range(5)] == [403] * 5  # the right PIN starts afresh
+
+
+def test_guessing_with_the_pin_header_counts_too(lan_client, monkeypatch):
+    monkeypatch.setattr("webui.security.monotonic", Clock())
+    csrf = csrf_of(lan_client)
+    for n in range(5):
+        assert new_game(lan_client, **{"X-CSRF-Token": csrf, "X-Dicescore-PIN": f"1{n}"}).status_code == 403
+    assert new_game(lan_client, **{"X-CSRF-Token": csrf, "X-Dicescore-PIN": PIN}).status_code == 429
+    assert new_game(lan_client, **{"X-CSRF-Token": csrf}).status_code == 403  # no guess: not counted
+    assert lan_client.get("/api/games").json["games"] == []
+
+
+def test_the_join_page_says_when_to_try_again(lan_client, monkeypatch):
+    monkeypatch.setattr("webui.security.monotonic", Clock())
+    form = {"csrf_token": csrf_of(lan_client), "pin": "111111", "next": "/"}
+    assert [lan_client.post("/join", data=form).status_code for _ in range(5)] == [403] * 5
+    page = lan_client.post("/join", data={**form, "pin": PIN})
+    assert page.status_code == 429 and "try again in 60 s" in page.get_data(as_text=True)
