@@ -245,3 +245,24 @@ def test_a_refused_move_is_explained_and_changes_nothing(server, open_tab):
     enter_dice(tab, "Ana", ["1", "2", "3", "4", "5", "6"])
     expect(tab.locator("#message")).to_be_hidden()
     expect(tab.locator("#last-note")).to_contain_text("the pot holds only 10, so Ana pays 11")
+
+
+def test_a_rodeo_turn_with_a_physical_spinner_entered_by_hand(server, open_tab):
+    tab = open_tab(server)
+    physical = {"rodeo-rummy:spinner": "physical"}
+    start_game(tab, "rodeo-rummy", "Rodeo Rummy", ["Ana", "Bo"], **physical)
+    expect(tab.locator("#spin")).to_contain_text("Ana spins")
+    tab.get_by_label("spinner goal").select_option("5's & 6's")
+    tab.locator("#spin").screenshot(path=SCREENSHOTS / "rodeo-spinner-entry.png")
+    tab.get_by_role("button", name="Spin entered").click()
+    expect(tab.locator(".goal", has_text="goal")).to_contain_text("5's & 6's")
+    expect(tab.locator("#spin")).to_have_count(0)
+
+    enter_dice(tab, "Ana", ["5S", "5H", "5D", "2C", "9H", "KS", "QD", "3H", "JC"])
+    expect(tab.locator("#turn")).to_contain_text("Ana's turn · roll 1 of 3")
+    expect(tab.locator("#make")).to_contain_text("Set of 5s")
+    tab.screenshot(path=SCREENSHOTS / "rodeo-physical-spinner.png", full_page=True)
+    tab.get_by_role("button", name="Ana: stop").click()
+    expect(tab.locator("#last-note")).to_contain_text("Ana: 5's & 6's: Set of 5s")
+    expect(score_of(tab, "Ana").nth(1)).to_have_text("15")
+    expect(tab.locator("#spin")).to_contain_text("Bo spins")

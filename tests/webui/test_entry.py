@@ -80,6 +80,8 @@ def test_square_shootout_offers_one_card_of_each_kind_before_the_first_roll(api)
     targets = api.view(game)["targets"]
     assert [card["id"] for card in targets] == cards
     assert [selected(select) for select in board_forms(api.client, game)["choose"]["target"]] == cards
+    board = api.client.get(f"/games/{game}/board").json["html"]
+    assert "Royal Flush: " in board and "kind: " not in board  # the targets in words, not as data
     api.roll(game, "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S")
     assert "choose" not in board_forms(api.client, game)
 
