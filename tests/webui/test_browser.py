@@ -266,3 +266,24 @@ def test_a_rodeo_turn_with_a_physical_spinner_entered_by_hand(server, open_tab):
     expect(tab.locator("#last-note")).to_contain_text("Ana: 5's & 6's: Set of 5s")
     expect(score_of(tab, "Ana").nth(1)).to_have_text("15")
     expect(tab.locator("#spin")).to_contain_text("Bo spins")
+
+
+def test_old_town_cards_dealt_and_a_joker_given_by_hand(server, open_tab):
+    tab = open_tab(server)
+    start_game(tab, "square-shooters/old-town", "Square Shooters: Old Town Shootout", ["Ana", "Bo"])
+    for player, cards in (("Ana", ["AS", "2S", "3S", "4S", "5S"]), ("Bo", ["AH", "2H", "3H", "4H", "5H"])):
+        tab.get_by_label("cards of").select_option(player)
+        for number, card in enumerate(cards, 1):
+            tab.get_by_label(f"card {number}", exact=True).select_option(card)
+        tab.get_by_role("button", name="Deal these cards").click()
+        expect(score_of(tab, player).nth(2)).to_contain_text(cards[-1])  # the hands column
+    expect(tab.locator("#last-note")).to_contain_text("every hand is dealt: Ana rolls first")
+
+    enter_dice(tab, "Ana", ["AS", "JOKER_RED", "KD", "QD", "JD", "10D", "9D", "8D", "7D"])
+    expect(tab.locator("#give")).to_contain_text("Ana gives a card away")
+    tab.get_by_label("card to give").select_option("2S")
+    tab.get_by_role("button", name="Give").click()
+    expect(tab.locator("#last-note")).to_contain_text("Ana gives 2S to Bo")
+    expect(score_of(tab, "Ana").nth(1)).to_have_text("3")
+    expect(score_of(tab, "Bo").nth(1)).to_have_text("6")
+    expect(tab.locator("#turn")).to_contain_text("Bo's turn")

@@ -68,7 +68,8 @@ function restoreForms(kept) {
     while (box && box.children.length > pickers) box.lastElementChild.remove();
     [...form.elements].forEach((element, i) => {
       const [name, value] = values[i] ?? [];
-      const choosable = element.tagName !== "SELECT" || [...element.options].some((option) => option.value === value);
+      const choosable = element.tagName !== "SELECT"
+        || [...element.options].some((option) => option.value === value && !option.disabled);
       if (name === element.name && value !== undefined && choosable) element.value = value;
     });
   }
