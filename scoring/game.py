@@ -146,6 +146,11 @@ class Game:
         """Which roll of the turn the dice showing are (1-based), or None."""
         return None
 
+    def dice_per_roll(self) -> int | None:
+        """How many dice one roll shows: the die kind's full set unless a game says
+        otherwise; None when any number may be rolled (pip dice, card games)."""
+        return die_kind(self.die_kind).dice if self.die_kind else None
+
     def roll_limit(self) -> int | None:
         """How many rolls the turn allows ("roll 2 of 3"), or None when it has no limit."""
         return None
@@ -187,6 +192,7 @@ class Game:
             "turn": self.turn(),
             "roll": self.roll_number(),
             "roll_limit": self.roll_limit(),
+            "dice_per_roll": self.dice_per_roll(),
             "make": self.dice_make(),
             "allowed": self.allowed(),
             "finished": self.finished(),

@@ -66,6 +66,9 @@ class TwentyOne(Game):
         "rounds": Option(5, "Rounds to play; the most round wins wins", minimum=1, maximum=99),
     }
 
+    def dice_per_roll(self) -> int:
+        return 1  # the dealer rolls one die at a time to one player
+
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
         if isinstance(players, list | tuple) and len(players) > self.max_players:
             raise IllegalMove(

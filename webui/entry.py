@@ -12,22 +12,13 @@ from scoring.rodeo import NO_EFFECT, default_spinner
 from scoring.targets import TargetCard, standard_deck
 from webui.table import face_text
 
-# Games whose roll is not the die kind's full set: Twenty-One rolls one die at a time.
-# The rules modules say so only by refusing other counts, so the count is kept here.
-DICE_PER_ROLL = {"square-shooters/twenty-one": 1}
 
-
-def dice_per_roll(game: str, kind: DieKind) -> int | None:
-    """How many dice one roll of ``game`` shows; None when any number may be rolled."""
-    return DICE_PER_ROLL.get(game, kind.dice)
-
-
-def dice_to_enter(game: str, last_roll: dict[str, Any] | None, kind: DieKind | None) -> list[str]:
+def dice_to_enter(view: dict[str, Any], last_roll: dict[str, Any] | None, kind: DieKind | None) -> list[str]:
     """What the dice-entry pickers start at: the last roll when it had as many dice as a
     roll needs now (dice a player holds stay as they were), else different faces."""
     if kind is None:
         return []
-    count = dice_per_roll(game, kind)
+    count = view["dice_per_roll"]
     if last_roll is not None and count in (None, len(last_roll["faces"])):
         return last_roll["faces"]
     return [kind.labels[i % len(kind.labels)] for i in range(count or 2)]

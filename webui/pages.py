@@ -17,7 +17,6 @@ from scoring.targets import SHOOTOUT_TITLES
 from webui import security
 from webui.db import get_ledger
 from webui.entry import (
-    dice_per_roll,
     dice_to_enter,
     physical_cards,
     playing_cards,
@@ -198,8 +197,8 @@ def render_board(state: dict[str, Any]) -> str:
         stealers=allowed_to("steal"),
         physical_cards=physical_cards(),
         suits=SUITS,
-        entry_faces=dice_to_enter(view["game"], state["dice"], kind),
-        dice_fixed=kind is not None and dice_per_roll(view["game"], kind) is not None,
+        entry_faces=dice_to_enter(view, state["dice"], kind),
+        dice_fixed=view["dice_per_roll"] is not None,
         spinners=spinners,
         spinner=spinner_choices(view["options"]) if spinners else None,
         choosers=choosers,

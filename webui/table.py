@@ -17,8 +17,8 @@ from scoring.replay import corrected_moves, moves_in_force, replay
 
 # The keys every view has; anything else in a view is the game's own details.
 VIEW_KEYS = frozenset(
-    {"game", "title", "players", "options", "totals", "turn", "roll", "roll_limit", "make", "allowed"}
-    | {"finished", "winners", "notes"}
+    {"game", "title", "players", "options", "totals", "turn", "roll", "roll_limit", "make"}
+    | {"allowed", "dice_per_roll", "finished", "winners", "notes"}
 )
 # Details shown first, as the goal of the moment, when a game reports them.
 GOAL_KEYS = ("target", "goal", "effect", "spinner", "round", "set", "hand")

@@ -137,3 +137,12 @@ def test_three_roll_games_say_roll_n_of_3(name):
     game.apply(Event("roll", {"faces": ["AS", "KS", "QS", "JS", "10S", "2H", "3H", "4H", "5H"]}, game.turn()))
     assert (game.roll_number(), game.roll_limit()) == (1, 3)
     assert game.view()["roll_limit"] == 3
+
+
+def test_each_game_says_how_many_dice_a_roll_shows():
+    from scoring.games import new_game
+
+    assert new_game("square-shooters/classic", ["Ana", "Bo"]).view()["dice_per_roll"] == 9
+    assert new_game("cubes", ["Ana", "Bo"]).view()["dice_per_roll"] == 6
+    assert new_game("square-shooters/twenty-one", ["Ana", "Bo"]).view()["dice_per_roll"] == 1
+    assert new_game("shooter", ["Ana", "Bo", "Cy"]).view()["dice_per_roll"] is None
