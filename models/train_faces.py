@@ -75,9 +75,12 @@ def to_tensor(images: np.ndarray) -> torch.Tensor:
     )
 
 
-def train(images, labels, epochs: int, batch: int, seed: int, lr: float) -> FaceNet:
+def train(images, labels, epochs: int, batch: int, seed: int, lr: float, init: Path | None = None) -> FaceNet:
     torch.manual_seed(seed)
-    model = FaceNet(len(LABELS)).to(memory_format=torch.channels_last)
+    model = FaceNet(len(LABELS))
+    if init is not None:  # continue from an earlier run's weights
+        model.load_state_dict(torch.load(init))
+    model = model.to(memory_format=torch.channels_last)
     targets = torch.tensor([LABELS.index(label) for label in labels])
     pixels = torch.from_numpy(images)  # N x H x W x 3 uint8, converted per batch to save memory
     steps = epochs * (len(images) // batch)
@@ -107,7 +110,7 @@ def train(images, labels, epochs: int, batch: int, seed: int, lr: float) -> Face
             bar.update()
             bar.set_postfix(loss=f"{loss.item():.3f}")
         CACHE.mkdir(parents=True, exist_ok=True)  # a checkpoint per epoch, to inspect a run midway
-        torch.save(model.state_dict(), CACHE / f"checkpoint-{seed}-epoch{epoch}.pt")
+        torch.save(model.state_dict(), CACHE / f"checkpoint-{seed}-{len(images)}-epoch{epoch}.pt")
     bar.close()
     return model.eval()
 
@@ -132,6 +135,7 @@ def export(model: FaceNet, path: Path, recipe: dict) -> None:
         "labels": json.dumps(list(LABELS)),
         "cosine_scale": str(COSINE_SCALE),
         "input_size": str(INPUT_SIZE),
+        "recipe": json.dumps(recipe),
     }
     for key, value in meta.items():
         entry = proto.metadata_props.add()
@@ -150,6 +154,7 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--test-size", type=int, default=6000)
     parser.add_argument("--out", type=Path, default=MODELS)
+    parser.add_argument("--init", type=Path, help="start from these weights (a checkpoint .pt)")
     args = parser.parse_args(argv)
 
     torch.set_num_threads(2)
@@ -157,7 +162,7 @@ def main(argv=None):
     started = time.time()
     images, labels = render_pool(args.train_size, args.seed, TRAIN_FAMILIES, args.workers, "train")
     rendered = time.time()
-    model = train(images, labels, args.epochs, args.batch, args.seed, args.lr)
+    model = train(images, labels, args.epochs, args.batch, args.seed, args.lr, args.init)
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
     model_path = args.out / "faces.onnx"
@@ -170,6 +175,7 @@ def main(argv=None):
         "render_s": round(rendered - started, 1),
         "train_s": round(trained - rendered, 1),
         "parameters": sum(p.numel() for p in model.parameters()),
+        "init": str(args.init) if args.init else None,
     }
     export(model, model_path, recipe)
     from models.face_card import write_card

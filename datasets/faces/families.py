@@ -117,8 +117,8 @@ def draw_card_face(rng, label, canvas, fonts):
     S = canvas.shape[0]
     ink = card_ink(rng, label)
     rank, suit = split(label)
-    h = S * rng.uniform(0.18, 0.27)
-    margin = S * rng.uniform(0.06, 0.14)
+    h = S * rng.uniform(0.22, 0.3)
+    margin = S * rng.uniform(0.06, 0.12)
     cx = margin + h * 0.35
     draw_index(rng, canvas, rank, suit, cx, margin, h, ink, fonts, condensed=rng.random() < 0.7)
     if rng.random() < 0.6:

@@ -165,7 +165,7 @@ def clutter(rng, img, n_max=3):
 
 def face_quad(rng, s: int, fills_crop: bool):
     """Where the face's corners land in the crop: rotation, tilt, scale and jitter."""
-    side = rng.uniform(0.95, 1.2) if fills_crop else rng.uniform(0.68, 0.98)
+    side = rng.uniform(0.95, 1.2) if fills_crop else rng.uniform(0.75, 0.98)
     theta = rng.uniform(0, 2 * np.pi)
     tilt = np.radians(45) * rng.random() ** 1.5
     unit = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
@@ -255,8 +255,8 @@ def render_none(rng, size: int = 64) -> np.ndarray:
 
 
 def crop_size(rng, family: str) -> int:
-    """Pixels across the crop before resizing: 20-160, fine artwork never below 32."""
-    low = 32 if family in ("card_face", "card_pips", "court") else 20
+    """Pixels across the crop before resizing: 28-160, fine artwork never below 40."""
+    low = 40 if family in ("card_face", "card_pips", "court") else 28
     return int(np.exp(rng.uniform(np.log(low), np.log(160))))
 
 
@@ -287,10 +287,10 @@ def camera(rng, img, size: int) -> np.ndarray:
         r = rng.uniform(0.05, 0.25)
         glare = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)) * rng.uniform(0.3, 0.9)
         img += glare[..., None]
-    gains = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.55, 1.35)  # white balance and exposure
+    gains = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.65, 1.3)  # white balance and exposure
     img = np.clip(img * gains, 0, 1) ** rng.uniform(0.75, 1.35)
     if rng.random() < 0.4:
-        sigma = rng.uniform(0.3, 1.2) * s / 64
+        sigma = rng.uniform(0.3, 1.0) * s / 64
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     elif rng.random() < 0.2:  # motion blur
         k = int(rng.integers(3, max(4, s // 12)))
