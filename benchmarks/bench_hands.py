@@ -8,30 +8,10 @@ on a shared machine moves it little.  Target: best_hand, 9 faces with 2 jokers, 
 
 import argparse
 import random
-import statistics
-import time
 
-from scoring.faces import CARD_LABELS
+from rolls import median_seconds, roll
+
 from scoring.hands import Target, best_hand, match_target
-
-JOKERS = ["JOKER_BLACK", "JOKER_RED"]
-
-
-def roll(rng: random.Random, jokers: int) -> list[str]:
-    faces = rng.sample(CARD_LABELS, 9 - jokers) + JOKERS[:jokers]
-    rng.shuffle(faces)
-    return faces
-
-
-def median_us(call, rolls) -> float:
-    for faces in rolls[:200]:  # warm up
-        call(faces)
-    times = []
-    for faces in rolls:
-        start = time.perf_counter()
-        call(faces)
-        times.append(time.perf_counter() - start)
-    return 1e6 * statistics.median(times)
 
 
 def main() -> None:
@@ -56,7 +36,7 @@ def main() -> None:
         ),
     ]
     for name, call, rolls in cases:
-        print(f"{name}: median {median_us(call, rolls):.1f} us over {len(rolls)} rolls")
+        print(f"{name}: median {1e6 * median_seconds(call, rolls):.1f} us over {len(rolls)} rolls")
 
 
 if __name__ == "__main__":

@@ -8,30 +8,11 @@ on a shared machine moves it little.  Target: 9 faces, jokers wild, <= 2 ms.
 
 import argparse
 import random
-import statistics
-import time
 
-from scoring.faces import CARD_LABELS, Rank
+from rolls import median_seconds, roll
+
+from scoring.faces import Rank
 from scoring.melds import best_melds
-
-JOKERS = ["JOKER_BLACK", "JOKER_RED"]
-
-
-def roll(rng: random.Random, jokers: int) -> list[str]:
-    faces = rng.sample(CARD_LABELS, 9 - jokers) + JOKERS[:jokers]
-    rng.shuffle(faces)
-    return faces
-
-
-def median_ms(call, rolls) -> float:
-    for faces in rolls[:100]:  # warm up
-        call(faces)
-    times = []
-    for faces in rolls:
-        start = time.perf_counter()
-        call(faces)
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times)
 
 
 def main() -> None:
@@ -67,7 +48,7 @@ def main() -> None:
         ),
     ]
     for name, options, rolls in cases:
-        ms = median_ms(lambda faces, options=options: best_melds(faces, **options), rolls)
+        ms = 1e3 * median_seconds(lambda faces, options=options: best_melds(faces, **options), rolls)
         print(f"best_melds, 9 faces, {name}: median {ms:.3f} ms over {len(rolls)} rolls")
 
 

@@ -76,7 +76,8 @@ def main() -> None:
     ):
         events = play(name, options)
         wall, cpu = median_ms(events)
-        print(f"replay {name:26} {len(events)} events: median {wall:5.1f} ms wall, {cpu:5.1f} ms CPU ({RUNS} runs)")
+        summary = f"median {wall:5.1f} ms wall, {cpu:5.1f} ms CPU ({RUNS} runs)"
+        print(f"replay {name:26} {len(events)} events: {summary}")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.game import Event, Game, Option
+from scoring.game import Game, Option
 from scoring.melds import Melds, best_melds
 from scoring.turns import OneRollerAtATime, RollTurn, leaders, names
 
@@ -39,17 +39,6 @@ class Rummy(OneRollerAtATime, Game):
         self.shown: RollTurn | None = None  # the last finished turn, still on the table
 
     # -- events ---------------------------------------------------------------------
-    def on_roll(self, event: Event) -> None:
-        self.require_player(event, self.current.player)
-        self.current = self.current.roll(event)
-        if self.current.over:
-            self._end_turn()
-
-    def on_stop(self, event: Event) -> None:
-        self.require_player(event, self.current.player)
-        self.current = self.current.stop()
-        self._end_turn()
-
     def melds_of(self, turn: RollTurn) -> Melds:
         return best_melds(turn.labels, table="square-shooters", jokers_wild=self.options["jokers_wild"])
 

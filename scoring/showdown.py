@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from scoring.game import Event, Game, Option
+from scoring.game import Game, Option
 from scoring.hands import Hand, best_hand
 from scoring.turns import OneRollerAtATime, RollTurn, leaders, names, plural, seating
 
@@ -49,17 +49,6 @@ class Showdown(OneRollerAtATime, Game):
         self.current = RollTurn(self.order[0], self.limit)
 
     # -- events ---------------------------------------------------------------------
-    def on_roll(self, event: Event) -> None:
-        self.require_player(event, self.current.player)
-        self.current = self.current.roll(event)
-        if self.current.over:
-            self._end_turn()
-
-    def on_stop(self, event: Event) -> None:
-        self.require_player(event, self.current.player)
-        self.current = self.current.stop()
-        self._end_turn()
-
     def hand_of(self, turn: RollTurn) -> Hand:
         return best_hand(turn.labels, jokers_wild=self.options["jokers_wild"])
 

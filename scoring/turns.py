@@ -68,15 +68,31 @@ class RollTurn:
 
 
 class OneRollerAtATime:
-    """The four questions for games where one player at a time takes a RollTurn.
+    """The moves and the four questions of games where one player at a time takes a
+    RollTurn (``roll``, ``stop``).
 
     The game keeps ``current`` (the turn in progress), ``shown`` (the last finished turn,
-    whose dice stay on the table until the next player rolls, or None) and ``over``.
+    whose dice stay on the table until the next player rolls, or None) and ``over``, and
+    scores a finished turn in ``_end_turn``.
     """
 
     current: RollTurn
     shown: RollTurn | None
     over: bool
+
+    def on_roll(self, event: Event) -> None:
+        self.require_player(event, self.current.player)
+        self.current = self.current.roll(event)
+        if self.current.over:
+            self._end_turn()
+
+    def on_stop(self, event: Event) -> None:
+        self.require_player(event, self.current.player)
+        self.current = self.current.stop()
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        raise NotImplementedError
 
     def showing(self) -> RollTurn | None:
         """The turn whose dice are on the table."""
