@@ -163,6 +163,12 @@ def write_card(model_path: Path, test_size: int = 6000, workers: int = 2) -> dic
         f"| {name} | {r['n']:,} | {r['accuracy']:.2%} | {r['worst'][0]} {r['worst'][1]:.1%} |"
         for name, r in rows
     )
+    command = "python -m models.train_faces " + " ".join(
+        f"--{key} {recipe[key]}" for key in ("seed", "epochs", "lr") if key in recipe
+    )
+    if recipe.get("init"):
+        command += f" --init {recipe['init']}"
+    history = f"\n- {recipe['history']}" if recipe.get("history") else ""
     card = f"""# Face classifier (models/faces.onnx)
 
 Reads the top face of one die from its rectified crop: the 54 Square Shooters card faces,
@@ -193,7 +199,7 @@ face). Runtime: `vision.faces.FaceClassifier` (onnxruntime, numpy, OpenCV).
   {recipe["render_s"] / 60:.1f} min, training {recipe["train_s"] / 60:.1f} min.
 - Rendering speed: {speed:.0f} crops/s from one process (measured while the card was
   written, on the same shared machine); the pool renders in parallel worker processes.
-- Reproduce: `python -m models.train_faces --seed {recipe["seed"]}`.
+- Reproduce: `{command}`.{history}
 
 ## Accuracy
 Read through `FaceClassifier.classify(crops, kind=None)`: all {len(labels)} classes, no die-kind

@@ -32,6 +32,9 @@ from scoring.faces import ALL_LABELS, die_kind, parse_face
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "faces.onnx"
 NONE = "none"  # the model's class for crops that show no readable face
+# A taught example speaks for a crop only when the crop is this close to it (cosine on the
+# embedding): looser matches let taught blanks and faces claim table and hand crops.
+TAUGHT_MIN_SIMILARITY = 0.8
 
 
 class ModelFileError(RuntimeError):
@@ -121,8 +124,10 @@ class FaceClassifier:
         logits, embeddings = self._run(crops)
         cosines = logits / self.scale
         for label, protos in self.prototypes.items():
+            similarity = (embeddings @ protos.T).max(1)
+            close = np.where(similarity >= TAUGHT_MIN_SIMILARITY, similarity, -1.0)
             j = self.index[label]
-            cosines[:, j] = np.maximum(cosines[:, j], (embeddings @ protos.T).max(1))
+            cosines[:, j] = np.maximum(cosines[:, j], close)
         return cosines, embeddings
 
     def _prepare(self, crop: np.ndarray) -> np.ndarray:
