@@ -227,7 +227,7 @@ onnxruntime thread: median {latency["median"]:.2f} ms, 90th percentile {latency[
   measurements found to matter (condensed index letterforms, suit shapes, print defects,
   camera effects). Real faces unlike every family may need `learn()` taps.
 - Far below the issue's targets (99.5% trained families, 98% held-out, no class under 97%):
-  the network underfits; accuracy was still climbing by 3-4 points per extra run when time
+  the network underfits; accuracy was still climbing by 2-4 points per extra run when time
   ran out. On the held-out families the suit and colour are almost always right and the rank
   is not: a rank printed beside its suit is mostly read as the ace of that suit (the trained
   layouts taught "one large suit symbol" = ace). Taught examples (`learn()`) help a little.
