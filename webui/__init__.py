@@ -1,19 +1,21 @@
 """The table page: a Flask app over the ledger, in the shape of the Flask tutorial.
 
 ``create_app(config)`` builds the app; blueprints ``pages`` (HTML), ``api`` (JSON) and
-``stream`` (server-sent events) share one ledger connection per request (``webui.db``).
-``dicescore serve`` runs it under waitress (``webui.serve``).
+``stream`` (server-sent events) share one ledger connection per request (``webui.db``);
+``live`` serves the camera's picture.  ``dicescore serve`` runs it under waitress
+(``webui.serve``).
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-from webui import api, db, errors, pages, security, stream
+from webui import api, db, errors, live, pages, security, stream
 from webui.changes import Changes
 
 
@@ -31,6 +33,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.from_mapping(config)
+    # The face crops of camera rolls, kept for tap-to-correct to teach (webui.crops).
+    app.config.setdefault("CROPS", str(Path(app.config["DATABASE"]).parent / "crops"))
     app.extensions["dicescore.changes"] = Changes()
 
     db.init_app(app)
@@ -39,4 +43,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(live.bp)
     return app

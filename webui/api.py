@@ -1,5 +1,6 @@
 """The JSON API: the games on offer, creating a game, a game's view and history,
-appending any event (rolls, corrections, undo and each game's own moves), and export.
+appending any event (rolls, corrections, undo and each game's own moves), export, and
+the camera's status.
 
 Every refusal is a 4xx with ``{"error": message}`` and leaves the log as it was.
 """
@@ -11,13 +12,13 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, request
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, NotFound
 
 from dicescore.ledger import UnknownGame
 from scoring.faces import DIE_KINDS, UnknownFace
 from scoring.game import Event, IllegalMove
 from scoring.games import GAMES
-from webui import security
+from webui import crops, security
 from webui.db import get_ledger
 from webui.table import catalog, csv_export, die_kinds, history, table
 
@@ -114,6 +115,14 @@ def game_catalog():
     return jsonify(games=catalog(), die_kinds=die_kinds())
 
 
+@bp.get("/camera")
+def camera_status():
+    view = current_app.extensions.get("dicescore.camera")
+    if view is None:
+        raise NotFound("no camera source: dice come from the page or a recording")
+    return jsonify(status=view.status, running=view.running)
+
+
 @bp.get("/games")
 def game_list():
     return jsonify(games=get_ledger().games())
@@ -175,14 +184,16 @@ def create_game():
 @bp.post(f"/games/{GAME_ID}/events")
 def append_event(game_id: int):
     ledger = get_ledger()
-    start = ledger.events(game_id)[0]  # an unknown game is a 404 before anything else
+    events = ledger.events(game_id)  # an unknown game is a 404 before anything else
     payload = fields(read_json(), {"type", "player", "data"})
     event = Event.from_json(
         {"type": payload.get("type"), "player": payload.get("player"), "data": payload.get("data", {})}
     )
     if event.type == "correct":
-        check_correction(start, event)
+        check_correction(events[0], event)
     stored = by_the_rules(lambda: ledger.append(game_id, event))
     current_app.extensions["dicescore.changes"].notify()
+    if stored.type == "correct":  # stored first: a classifier that fails to learn changes nothing
+        crops.teach(current_app, game_id, events, stored)
     state = table(ledger, game_id)
     return jsonify(event=stored.to_json(), version=state["version"], view=state["view"]), 201

@@ -144,7 +144,8 @@ def table_page(game_id: int):
         "texts": {label: face_text(label) for label in kind.labels} if kind else {},
         "colours": {label: face_colour(label) for label in kind.labels} if kind else {},
     }
-    return render_template("table.html", t=state, board_html=render_board(state), faces=faces)
+    camera = current_app.extensions.get("dicescore.camera")
+    return render_template("table.html", t=state, board_html=render_board(state), faces=faces, camera=camera)
 
 
 @bp.get(f"/games/{GAME_ID}/board")

@@ -6,6 +6,7 @@ a QR code, and a join PIN that every write must carry.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import socket
 import sys
@@ -15,7 +16,7 @@ import waitress
 
 from webui import create_app, db
 from webui.qr import qr_text
-from webui.sources import feed, open_source
+from webui.sources import open_source, start
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # Each open table page holds one thread for its live stream; leave plenty for requests.
@@ -47,6 +48,7 @@ def lan_address() -> str:
 def serve(host: str, port: int, database: str | None, source: str | None) -> None:
     path = Path(database) if database else db.default_database()
     shared = host not in LOOPBACK
+    logging.basicConfig(level=logging.WARNING, format="dicescore serve: %(message)s", stream=sys.stderr)
     rolls = open_source(source)  # a bad source fails before the server starts
     app = create_app(
         {
@@ -56,9 +58,12 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
         }
     )
     if rolls is not None:
-        feed(app, rolls)
+        start(app, rolls)
     url = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"dicescore: the table is at {url}  (games in {path})", file=sys.stderr)
+    camera = app.extensions.get("dicescore.camera")
+    if camera is not None:
+        print(f"dicescore: camera: {camera.status}", file=sys.stderr)
     if shared:
         print(qr_text(url), file=sys.stderr)
         print(f"dicescore: join PIN {app.config['PIN']}  (needed to play; anyone may watch)", file=sys.stderr)

@@ -2,15 +2,18 @@
 
 A source yields settled rolls; ``feed`` appends each one to the table's game (the newest
 game in progress, of the source's die kind, that lets someone roll now) as that player's
-roll.  Until the camera pipeline lands (``vision``, issue 5) there are two sources:
+roll.  ``open_source`` names them:
 
+* a camera (a webcam index, a video file, a folder of images, an http/rtsp URL: what
+  ``dicescore watch`` takes), read by ``webui.camera``, which appends its rolls itself;
 * a recording: a JSON-lines file with one roll a line, either ``{"faces": [labels],
   "top": [[[label, p], ...], ...]}`` or the ``{"dice": [{"label", "top", ...}]}`` shape
   ``dicescore watch`` prints, optionally with ``"wait": seconds`` before it (default
   ``RECORDED_PACE``);
-* ``demo``: a Cubes game for three played by seeded random throws at a table's pace, so
-  a newcomer sees a game being played at once; it starts a new game whenever no Cubes
-  game is in progress.
+* ``demo``: a Cubes game for three, so a newcomer sees a game being played at once; it
+  starts a new game whenever no Cubes game is in progress.  It is the demo video read by
+  the camera pipeline when both the video and the detector model exist, else seeded
+  random throws at a table's pace.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Flask
 
@@ -98,7 +101,11 @@ class DemoRolls:
             yield Roll(faces, top, self.pace)
 
     def start_game(self, ledger: Ledger) -> None:
-        ledger.new_game("cubes", list(DEMO_PLAYERS))
+        start_demo_game(ledger)
+
+
+def start_demo_game(ledger: Ledger) -> None:
+    ledger.new_game("cubes", list(DEMO_PLAYERS))
 
 
 def demo_guesses(face: str, labels: tuple[str, ...], rng: random.Random) -> list[list[Any]]:
@@ -127,21 +134,36 @@ def parse_roll(line: str, number: int) -> Roll:
 
 
 def open_source(spec: str | None):
-    """The source named on the command line: none (dice entered by hand), the demo, or
-    a recording."""
+    """The source named on the command line: none (dice entered by hand), the demo, a
+    recording, or a camera.  A camera that cannot be opened raises ``SourceError``."""
     if spec in (None, "", "manual"):
         return None
-    if spec == "demo":
-        return DemoRolls()
     if spec.endswith(".jsonl"):
         return RecordedRolls(spec)
-    raise IllegalMove(
-        f"unknown source {spec!r}: until the camera pipeline lands, use 'demo', 'manual' "
-        "or a .jsonl recording of rolls"
-    )
+    from webui import camera  # OpenCV and onnxruntime: loaded only when a camera is asked for
+
+    if spec == "demo":
+        return camera.demo_camera() or DemoRolls()
+    return camera.open_camera(spec)
 
 
-def table_game(ledger: Ledger, kind: str | None = None) -> tuple[int, str] | None:
+def start(app: Flask, source) -> threading.Thread | None:
+    """Run ``source`` for ``app`` in the background: a camera watches the table itself;
+    the rolls of any other source are fed."""
+    watch = getattr(source, "watch", None)
+    return watch(app) if watch is not None else feed(app, source)
+
+
+class TableGame(NamedTuple):
+    """The game a roll seen at the table goes to, and what the camera needs to read it."""
+
+    game_id: int
+    player: str  # who rolls now
+    die_kind: str
+    dice: int | None  # how many dice a roll shows now; None when any number may
+
+
+def table_game(ledger: Ledger, kind: str | None = None) -> TableGame | None:
     """The game a camera at the table is watching: the newest dice game in progress (of
     die ``kind``, if given) in which someone may roll now, with that player (the one
     whose turn it is, if several)."""
@@ -154,7 +176,8 @@ def table_game(ledger: Ledger, kind: str | None = None) -> tuple[int, str] | Non
         game = ledger.game(listed["id"])
         rollers = [player for player, moves in game.allowed().items() if "roll" in moves]
         if rollers:
-            return listed["id"], game.turn() if game.turn() in rollers else rollers[0]
+            player = game.turn() if game.turn() in rollers else rollers[0]
+            return TableGame(listed["id"], player, game.die_kind, game.dice_per_roll())
     return None
 
 
@@ -173,9 +196,8 @@ def feed(app: Flask, source) -> threading.Thread:
                 while target is None:
                     time.sleep(WAIT_FOR_GAME)
                     target = table_game(ledger, source.kind)
-                game_id, player = target
                 try:
-                    ledger.append(game_id, roll.event(player))
+                    ledger.append(target.game_id, roll.event(target.player))
                 except (IllegalMove, UnknownFace) as error:
                     log.warning("roll %s not scored: %s", " ".join(roll.faces), error)
                     continue

@@ -137,13 +137,17 @@ def describe(event: Event) -> str:
     if isinstance(data.get("faces"), list):
         data.pop("faces")
         data.pop("top", None)  # the classifier's guesses: shown when correcting
+        data.pop("unsure", None)  # shown on the dice themselves
     return in_words(data) if data else ""
 
 
 def history(events: Sequence[Event]) -> list[dict[str, Any]]:
     """Every event, newest last, marked ``in_force`` (not undone); a roll carries the faces
-    it counts with now (after corrections) as ``faces``."""
-    in_force = {event.seq for event in moves_in_force(events)}
+    it counts with now (after corrections) as ``faces``, and the dice the camera had to
+    guess as ``unsure`` until a correction of the roll is in force."""
+    live = moves_in_force(events)
+    in_force = {event.seq for event in live}
+    checked = {event.data.get("roll") for event in live if event.type == "correct"}
     counted = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
     rows = []
     for event in events:
@@ -153,6 +157,9 @@ def history(events: Sequence[Event]) -> list[dict[str, Any]]:
             row["faces"] = [str(face) for face in counted.get(event.seq, faces)]
             row["corrected"] = row["faces"] != faces
             row["top"] = event.data.get("top")  # the classifier's top-k per die, when read by camera
+            unsure = event.data.get("unsure")
+            guessed = unsure if isinstance(unsure, list) and event.seq not in checked else []
+            row["unsure"] = [die for die in guessed if isinstance(die, int)]
         rows.append(row)
     return rows
 

@@ -1,0 +1,336 @@
+"""The camera source: synthetic frames through the real detector (a stand-in ONNX model that
+always 'sees' dice at fixed places), the roll tracker and a classifier that reads a die by
+its grey tone, into the ledger; the live picture; corrections that teach; the demo switch."""
+
+import logging
+import threading
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.detector
+import vision.sources
+from dicescore.cli import main
+from scoring.faces import CUBES_DICE, SQUARE_SHOOTERS
+from tests.vision.test_pipeline import stand_in_detector
+from tests.webui.conftest import Api
+from vision.detector import Detector
+from vision.faces import FaceReading
+from vision.readings import DieReadings
+from vision.sources import FrameSource, SourceError
+from webui.camera import Camera, NoCamera, demo_camera, guess_faces
+from webui.sources import DemoRolls, open_source, start
+
+FELT = (40, 110, 50)  # BGR: no skin tone, so the tracker sees no hand
+FPS = 100.0  # the test clips' frame rate: a file plays at its own pace, so keep them quick
+SETTLE = 0.03  # three still frames settle a roll at FPS
+TWO_DICE = ((4, 3, False), (10, 8, False))  # model cells; in a 640x480 frame, centres (180, 140), (420, 340)
+
+
+def centre(cell):
+    return (round((cell[0] + 0.5) * 40), round((cell[1] + 0.5) * 40))
+
+
+def table(tones: dict) -> np.ndarray:
+    """A 640x480 felt table with a square die of each grey tone at each centre."""
+    frame = np.full((480, 640, 3), FELT, np.uint8)
+    for (x, y), tone in tones.items():
+        cv2.rectangle(frame, (x - 55, y - 55), (x + 55, y + 55), (tone, tone, tone), -1)
+    return frame
+
+
+def throw(tones: dict, still: int = 6) -> list[np.ndarray]:
+    """An empty table, a hand-sized dark blob sweeping over it, then the dice lying still."""
+    frames = [table({})] * 2
+    for x in (60, 240, 420):
+        moving = table({})
+        cv2.rectangle(moving, (x, 150), (x + 160, 310), (20, 20, 20), -1)
+        frames.append(moving)
+    return frames + [table(tones)] * still
+
+
+class Frames(FrameSource):
+    """A clip of frames at FPS; ``hold``: an event it waits on at the end, as a camera that
+    keeps watching an idle table; ``fail``: it ends with the camera unplugged."""
+
+    def __init__(self, frames, hold=None, fail=False, live=False):
+        self.frames, self.hold, self.fail = frames, hold, fail
+        self.name, self.fps, self.live = "test camera", FPS, live
+
+    def __iter__(self):
+        yield from self.frames
+        if self.hold is not None:
+            self.hold.wait(10)
+        if self.fail:
+            raise SourceError("test camera stopped giving frames")
+
+
+class ToneClassifier:
+    """Reads a die by the grey tone at the centre of its crop (the nearest tone it knows);
+    keeps what it is taught."""
+
+    def __init__(self, faces):
+        self.faces = faces  # tone -> (label or None, top-k)
+        self.taught = []
+
+    def classify(self, crops, kind):
+        readings = []
+        for crop in crops:
+            tone = min(self.faces, key=lambda known: abs(known - int(crop[32, 32, 1])))
+            label, top = self.faces[tone]
+            readings.append(FaceReading(label, top[0][1], top))
+        return readings
+
+    def learn(self, crop, label):
+        self.taught.append((crop, label))
+
+
+@pytest.fixture
+def pip_dice(tmp_path):
+    """The stand-in detector seeing two dice, and a classifier reading them as 3 and 5."""
+    detector = Detector(stand_in_detector(tmp_path / "detector.onnx", TWO_DICE))
+    tones = {centre(TWO_DICE[0]): 200, centre(TWO_DICE[1]): 150}
+    classifier = ToneClassifier({200: ("3", [("3", 0.9), ("2", 0.05)]), 150: ("5", [("5", 0.8), ("6", 0.1)])})
+    return detector, classifier, tones
+
+
+def events(api, game_id):
+    return api.client.get(f"/api/games/{game_id}/events").json["events"]
+
+
+def crop_tone(app, game_id, roll, die):
+    crop = cv2.imread(f"{app.config['CROPS']}/{game_id}-{roll}-{die}.png", cv2.IMREAD_COLOR)
+    return crop, int(crop[32, 32, 1])
+
+
+def test_a_settled_roll_is_scored_with_the_guesses_and_the_crops_kept(app, api, pip_dice):
+    detector, classifier, tones = pip_dice
+    game_id = api.new_game()  # the pip race: two d6 a roll
+    roller = api.view(game_id)["turn"]
+    camera = Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE)
+    camera.watch(app).join(timeout=10)
+
+    roll = events(api, game_id)[-1]
+    assert roll["type"] == "roll" and roll["player"] == roller
+    assert sorted(roll["faces"]) == ["3", "5"] and roll["unsure"] == []
+    assert api.view(game_id)["totals"][roller] == 8
+    read_as = {200: "3", 150: "5"}
+    for die, face in enumerate(roll["faces"]):
+        crop, tone = crop_tone(app, game_id, roll["seq"], die)
+        assert crop.shape == (64, 64, 3) and read_as[tone] == face  # each crop is its own die's face
+    assert roll["top"][roll["faces"].index("3")] == [["3", 0.9], ["2", 0.05]]
+    assert app.extensions["dicescore.camera"].status == "test camera has ended"
+
+
+def test_the_live_picture_is_an_mjpeg_stream_of_the_dice_outlined(app, api, pip_dice):
+    detector, classifier, tones = pip_dice
+    game_id = api.new_game()
+    hold = threading.Event()
+    camera = Camera(lambda: Frames(throw(tones), hold=hold), detector, classifier, settle_seconds=SETTLE)
+    thread = camera.watch(app)
+    try:
+        deadline = time.monotonic() + 5
+        while len(events(api, game_id)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
+        assert 'id="live" src="/live.mjpg"' in page and "camera: watching test camera" in page
+        assert api.client.get("/api/camera").json == {"status": "watching test camera", "running": True}
+
+        response = api.client.get("/live.mjpg")
+        assert response.status_code == 200
+        assert response.mimetype == "multipart/x-mixed-replace"
+        part = next(iter(response.response))
+        response.close()
+    finally:
+        hold.set()
+        thread.join(timeout=10)
+    page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'id="live"' not in page and "camera: test camera has ended" in page  # no picture once it stops
+    head, jpeg = part.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"--frame\r\nContent-Type: image/jpeg")
+    picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape == (480, 640, 3)
+    # The settled roll is drawn: each die's top face outlined in green (a read label).
+    for x, y in tones:
+        edge = picture[y - 3 : y + 4, x - 62 : x - 57].astype(int)  # the left side of the quad
+        assert ((edge[..., 1] > 150) & (edge[..., 2] < 100)).any()
+
+
+def test_a_correction_teaches_the_classifier_each_changed_die_from_its_crop(app, api, pip_dice):
+    detector, classifier, tones = pip_dice
+    game_id = api.new_game()
+    Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE).watch(app).join(10)
+    roll = events(api, game_id)[-1]
+    five = roll["faces"].index("5")
+
+    fixed = [("6" if die == five else face) for die, face in enumerate(roll["faces"])]
+    assert api.move(game_id, "correct", roll=roll["seq"], faces=fixed).status_code == 201
+    ((crop, label),) = classifier.taught
+    saved, tone = crop_tone(app, game_id, roll["seq"], five)
+    assert label == "6" and tone == 150 and np.array_equal(crop, saved)
+
+    # A second correction of the roll names every die again, but teaches only the one it changes.
+    api.move(game_id, "correct", roll=roll["seq"], faces=["1" if face == "3" else face for face in fixed])
+    assert [label for _, label in classifier.taught] == ["6", "1"]
+    assert crop_tone(app, game_id, roll["seq"], 1 - five)[1] == 200
+    assert np.array_equal(classifier.taught[1][0], crop_tone(app, game_id, roll["seq"], 1 - five)[0])
+
+
+def test_a_classifier_that_fails_to_learn_does_not_fail_the_correction(app, api, pip_dice, caplog):
+    detector, classifier, tones = pip_dice
+    game_id = api.new_game()
+    camera = Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE)
+    camera.watch(app).join(10)
+    roll = events(api, game_id)[-1]
+
+    def broken(crop, label):
+        raise OSError("disk full")
+
+    classifier.learn = broken
+    response = api.move(game_id, "correct", roll=roll["seq"], faces=["6", "6"])
+    assert response.status_code == 201
+    assert api.view(game_id)["totals"][roll["player"]] == 12
+    assert "could not learn it as 6" in caplog.text and "disk full" in caplog.text
+
+
+def test_a_roll_entered_by_hand_teaches_nothing_and_loads_no_model(app, api):
+    game_id = api.new_game()
+    roll = api.roll(game_id, "2", "3").json["event"]
+    assert api.move(game_id, "correct", roll=roll["seq"], faces=["2", "4"]).status_code == 201
+    assert "dicescore.classifier" not in app.extensions
+
+
+def test_a_roll_read_in_part_is_recorded_whole_with_the_guesses_marked(app, api, tmp_path):
+    cells = ((2, 2, False), (6, 2, False), (10, 2, False), (2, 8, False), (6, 8, False))  # 5 of Cubes' 6
+    detector = Detector(stand_in_detector(tmp_path / "five.onnx", cells))
+    tones = {centre(cell): tone for cell, tone in zip(cells, (60, 100, 140, 180, 220), strict=True)}
+    classifier = ToneClassifier(
+        {
+            60: ("1", [("1", 0.9)]),
+            100: ("2", [("2", 0.9)]),
+            140: ("CUBES", [("CUBES", 0.9)]),
+            180: ("4", [("4", 0.9)]),
+            220: (None, [("BLANK", 0.3), ("2", 0.2)]),  # unreadable: its likeliest face stands in
+        }
+    )
+    game_id = api.new_game("cubes", ("Ana", "Bo"))
+    Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE).watch(app).join(10)
+
+    roll = events(api, game_id)[-1]
+    assert roll["type"] == "roll" and len(roll["faces"]) == CUBES_DICE.dice
+    unreadable = [die for die in range(5) if crop_tone(app, game_id, roll["seq"], die)[1] == 220][0]
+    assert roll["faces"][unreadable] == "BLANK" and roll["faces"][5] == "CUBES"  # the kind's first face
+    assert roll["unsure"] == sorted([unreadable, 5]) and roll["top"][5] == []
+    board = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert board.count("(a guess: tap to check it)") == 2 and "unsure-note" in board
+
+    faces = roll["faces"][:5] + ["6"]
+    assert api.move(game_id, "correct", roll=roll["seq"], faces=faces).status_code == 201
+    assert "(a guess" not in api.client.get(f"/games/{game_id}/board").json["html"]
+
+
+def readings(faces, scores=None):
+    """Dice in a row, read as ``faces`` (FaceReadings), with the detector's ``scores``."""
+    quads = [[[x, 0], [x + 10, 0], [x + 10, 10], [x, 10]] for x in range(0, 20 * len(faces), 20)]
+    return DieReadings.from_quads(quads, scores).with_faces(faces)
+
+
+def test_card_dice_never_take_the_same_card_twice():
+    dice = readings(
+        [
+            FaceReading("AS", 0.6, [("AS", 0.6), ("AH", 0.3)]),
+            FaceReading("AS", 0.9, [("AS", 0.9)]),
+            FaceReading("KH", 0.8, [("KH", 0.8)]),
+        ]
+    )
+    roll = guess_faces(dice, SQUARE_SHOOTERS, 3)
+    assert roll.faces == ["AH", "AS", "KH"] and roll.unsure == [0]
+
+
+def test_more_dice_than_the_game_rolls_keeps_those_most_like_dice():
+    dice = readings([FaceReading(label, 0.9, [(label, 0.9)]) for label in "123"], scores=[0.9, 0.45, 0.8])
+    roll = guess_faces(dice, CUBES_DICE, 2)
+    assert roll.faces == ["1", "3"] and roll.unsure == []
+
+
+def test_a_camera_that_goes_away_is_reconnected(app, api, pip_dice):
+    detector, classifier, tones = pip_dice
+    game_id = api.new_game()
+    frames = throw(tones)
+    sources = [Frames(frames[:5], fail=True, live=True), Frames(frames[5:])]
+    statuses = []  # the status while each source after the first is opened
+
+    def reopen():
+        if len(sources) < 2:
+            statuses.append(camera.view.status)
+        return sources.pop(0)
+
+    camera = Camera(reopen, detector, classifier, settle_seconds=SETTLE, backoff=(0.01,))
+    camera.watch(app).join(timeout=10)
+    assert statuses == ["reconnecting to test camera…"]
+    assert sorted(events(api, game_id)[-1]["faces"]) == ["3", "5"]
+
+
+def test_a_missing_detector_model_is_said_on_the_page_not_raised(app, api, tmp_path, monkeypatch):
+    monkeypatch.setattr(vision.detector, "DEFAULT_MODEL", tmp_path / "detector.onnx")
+    (tmp_path / "shots").mkdir()
+    cv2.imwrite(str(tmp_path / "shots" / "1.png"), table({}))
+    source = open_source(str(tmp_path / "shots"))
+    assert isinstance(source, NoCamera)
+    assert start(app, source) is None
+
+    status = api.client.get("/api/camera").json
+    assert status["running"] is False
+    assert "detector model file not found" in status["status"] and "models.train_detector" in status["status"]
+    game_id = api.new_game()
+    page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "camera: detector model file not found" in page and 'id="live"' not in page
+    assert api.client.get("/live.mjpg").status_code == 404
+
+
+def test_a_camera_that_cannot_be_opened_is_a_one_line_error(tmp_path, capsys):
+    database, missing = str(tmp_path / "games.sqlite"), str(tmp_path / "none.mp4")
+    assert main(["serve", "--db", database, "--source", missing]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("dicescore serve: error: no such file or folder:") and "\n" not in error
+
+
+def test_the_demo_plays_seeded_throws_without_its_video(tmp_path, monkeypatch, caplog):
+    caplog.set_level(logging.WARNING)
+    assert demo_camera(clip=tmp_path / "demo.mp4") is None
+    assert "the demo video needs" in caplog.text and "demo.mp4, which is missing" in caplog.text
+
+    monkeypatch.setattr(vision.sources, "DEMO_CLIP", tmp_path / "demo.mp4")
+    assert isinstance(open_source("demo"), DemoRolls)
+
+
+def test_the_demo_video_is_read_by_the_camera_as_a_cubes_game_for_three(app, tmp_path):
+    cells = ((2, 2, False), (6, 2, False), (10, 2, False), (2, 8, False), (6, 8, False), (10, 8, False))
+    labels = ("1", "2", "3", "4", "5", "CUBES")
+    tones = {centre(cell): 40 * (i + 1) for i, cell in enumerate(cells)}
+    classifier = ToneClassifier({40 * (i + 1): (label, [(label, 0.9)]) for i, label in enumerate(labels)})
+    clip = tmp_path / "demo.mp4"
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), 40, (640, 480))
+    for frame in throw(tones, still=15):
+        writer.write(frame)
+    writer.release()
+
+    camera = demo_camera(clip, stand_in_detector(tmp_path / "six.onnx", cells), classifier)
+    thread = camera.watch(app)
+    api = Api(app.test_client())
+    try:
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline:
+            games = api.client.get("/api/games").json["games"]
+            if games and len(events(api, games[0]["id"])) > 1:
+                break
+            time.sleep(0.05)
+    finally:
+        camera.stop()
+        thread.join(timeout=10)
+    (game,) = games
+    assert game["game"] == "cubes" and game["players"] == ["Ana", "Bo", "Cy"]
+    roll = events(api, game["id"])[1]
+    assert roll["player"] == "Ana" and sorted(roll["faces"]) == sorted(labels) and roll["unsure"] == []

@@ -1,0 +1,367 @@
+"""The camera at the table: frames in, rolls appended to the table's game, a live picture out.
+
+``open_camera(SRC)`` opens what ``dicescore watch`` opens (a webcam index, a video file, a
+folder of images, an http/rtsp URL) and loads the detector and the face classifier;
+``camera.watch(app)`` then runs it in a background thread that
+
+* reads the frames with ``vision``'s DiceReader and RollTracker, the faces read as dice of
+  the game being played: the table's game as ``webui.sources.table_game`` finds it (the
+  camera never asks which game it is; the ledger knows);
+* appends each settled roll to that game as its player's roll, with the classifier's
+  top-k per die, and saves each die's crop for tap-to-correct to teach (``webui.crops``);
+* keeps the latest frame, each die outlined and labelled, as a JPEG for ``/live.mjpg``,
+  and a status line for the page.
+
+A roll the camera could not read whole is still recorded, so a tap can fix it:
+``guess_faces`` says how.  A video file plays at its own pace, as a camera would; a live
+camera or stream that fails is reopened with backoff (``vision.sources.Reconnecting``).
+A missing model file is not fatal: the page says which file is missing and how to make
+it, and the dice are entered by hand meanwhile.
+
+``demo_camera()`` plays the demo clip in a loop through the same path, as a Cubes game
+for three, when both the clip and the detector model exist.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from flask import Flask
+
+import vision.detector
+import vision.sources
+from dicescore.ledger import Ledger
+from scoring.faces import DieKind, UnknownFace, die_kind
+from scoring.game import Event, IllegalMove
+from vision.detector import Detector, DetectorFileError
+from vision.faces import FaceClassifier, ModelFileError
+from vision.pipeline import DiceReader
+from vision.readings import DieReadings, draw
+from vision.sources import FrameSource, Reconnecting, SourceError, open_source
+from vision.tracker import RollEvent, RollTracker
+from webui.crops import SharedClassifier, save_crops
+from webui.sources import TableGame, start_demo_game, table_game
+
+LIVE_INTERVAL = 0.1  # at most 10 live frames a second: the picture is for people, spare the CPU
+LIVE_WIDTH = 640  # live frames are shrunk to this width: plenty for a phone, cheap to encode
+LIVE_QUALITY = 75
+TABLE_LOOK_SECONDS = 1.0  # how often to look again which game the table plays (sooner after an append here)
+
+log = logging.getLogger(__name__)
+
+
+class LiveView:
+    """What the pages show of the camera: a status line and the latest annotated frame (JPEG)."""
+
+    def __init__(self, status: str, running: bool = False):
+        self.status = status
+        self.running = running
+        self.jpeg: bytes | None = None
+        self.number = 0  # frames published so far
+        self._condition = threading.Condition()
+
+    def set_status(self, status: str) -> None:
+        if status != self.status:
+            log.info("camera: %s", status)
+            self.status = status
+
+    def publish(self, jpeg: bytes) -> None:
+        with self._condition:
+            self.jpeg, self.number = jpeg, self.number + 1
+            self._condition.notify_all()
+
+    def stop(self, status: str) -> None:
+        with self._condition:
+            self.running = False
+            self.set_status(status)
+            self._condition.notify_all()
+
+    def next_frame(self, seen: int, timeout: float) -> tuple[int, bytes | None]:
+        """The latest frame, once there is one newer than frame number ``seen``; None when
+        ``timeout`` passes first or the camera stops."""
+        with self._condition:
+            self._condition.wait_for(lambda: self.number != seen or not self.running, timeout)
+            if self.number != seen:
+                return self.number, self.jpeg
+            return seen, None
+
+
+@dataclass
+class CameraRoll:
+    """A roll as recorded: faces in the kind's label set, and per die its top-k, whether
+    the face is a guess, and its crop (None for a die the camera did not see)."""
+
+    faces: list[str]
+    top: list[list[list]]
+    unsure: list[int]
+    crops: list[np.ndarray | None]
+
+    def data(self) -> dict:
+        data = {"faces": self.faces, "top": self.top}
+        if self.unsure:
+            data["unsure"] = self.unsure
+        return data
+
+
+def guess_faces(dice: DieReadings, kind: DieKind, count: int | None) -> CameraRoll:
+    """The roll to record from what the camera read, whole even when the reading is not,
+    so that the game can score it and a player can fix it with a tap:
+
+    * a die read as no face of the kind (unreadable, or another kind's face) takes its
+      likeliest face of the kind from the classifier's top-k;
+    * more dice than the game rolls: those the detector is least sure of are dropped (a
+      chip or a card that looks like a die);
+    * fewer dice than the game rolls: the missing dice are added with the kind's first
+      face (still free, for card dice);
+    * card dice print each card once, so two dice never take the same card.
+
+    Every die whose face is such a guess is listed in ``unsure``; the page marks it.
+    """
+    if count is not None and len(dice) > count:
+        dice = dice[np.sort(np.argsort(-dice.scores, kind="stable")[:count])]
+    each_face_once = kind.dice is not None and len(kind.labels) == 6 * kind.dice  # 54 cards on 9 dice
+    taken: set[str] = set()
+
+    def free(label: str | None) -> bool:
+        return label in kind.label_set and not (each_face_once and label in taken)
+
+    faces: list[str | None] = [None] * len(dice)
+    for i in np.argsort(-dice.confidences, kind="stable"):  # the surest dice choose first
+        choices = [dice.labels[i], *(label for label, _ in dice.tops[i])]
+        faces[i] = next((label for label in choices if free(label)), None)
+        taken.add(faces[i] or "")
+    missing = count - len(dice) if count is not None and len(dice) < count else 0
+    unsure = [i for i in range(len(dice)) if faces[i] is None or faces[i] != dice.labels[i]]
+    unsure += range(len(dice), len(dice) + missing)
+    faces += [None] * missing
+    for i, face in enumerate(faces):
+        if face is None:
+            faces[i] = next(label for label in kind.labels if free(label))
+            taken.add(faces[i])
+    top = [[[label, round(float(p), 3)] for label, p in die if label in kind.label_set] for die in dice.tops]
+    crops = list(dice.crops) if dice.crops is not None else [None] * len(dice)
+    return CameraRoll(faces, top + [[] for _ in range(missing)], unsure, crops + [None] * missing)
+
+
+class Camera:
+    """Frames from a source, read as dice of the table's game and settled into rolls."""
+
+    def __init__(
+        self,
+        opener: Callable[[], FrameSource],
+        detector,
+        classifier,
+        kind: str | None = None,
+        start_game: Callable[[Ledger], None] | None = None,
+        settle_seconds: float = 0.3,
+        backoff: tuple[float, ...] = (0.5, 1, 2, 4, 8),
+    ):
+        self.detector = detector
+        self.classifier = SharedClassifier(classifier)
+        self.kind = kind  # only games of this die kind (the demo clip shows Cubes dice)
+        self.start_game = start_game  # starts a game when none of ``kind`` is in progress
+        self.view = LiveView("starting")
+        self.stopping = threading.Event()
+        self.opener = opener
+        # The first open is not retried: a camera that is not there at the start is an
+        # error in the command line, reported before serving.
+        self.source = Reconnecting(self._open, backoff, sleep=self._wait_to_reconnect)
+        self.tracker = RollTracker(fps=self.source.fps, settle_seconds=settle_seconds)
+        self.readers: dict[str, DiceReader] = {}
+        self.outlined = DieReadings.empty()  # the dice drawn on the live view: the latest read
+        self.target: TableGame | None = None
+        self._looked = (-1, 0.0)  # (changes generation, time) of the last look at the table
+        self._next_live = 0.0
+
+    def _open(self) -> FrameSource:
+        source = self.opener()
+        self.view.set_status(f"watching {source.name}")
+        return source
+
+    def _wait_to_reconnect(self, seconds: float) -> None:
+        self.view.set_status(f"reconnecting to {self.source.name}…")
+        self.stopping.wait(seconds)
+
+    def watch(self, app: Flask) -> threading.Thread:
+        """Start reading the table for ``app``, in a background thread."""
+        app.extensions["dicescore.camera"] = self.view
+        app.extensions["dicescore.classifier"] = self.classifier
+        self.view.running = True
+        thread = threading.Thread(target=self.run, args=(app,), name="dicescore-camera", daemon=True)
+        thread.start()
+        return thread
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def run(self, app: Flask) -> None:
+        ledger = Ledger.open(app.config["DATABASE"])
+        status = f"{self.source.name} has ended"
+        try:
+            for frame in self.frames():
+                if self.stopping.is_set():
+                    status = "stopped"
+                    break
+                self.step(app, ledger, frame)
+        except Exception as error:  # the page must say the camera stopped, not go quiet
+            log.exception("the camera stopped")
+            status = f"stopped: {error}"
+        finally:
+            ledger.close()
+            self.source.close()
+            self.view.stop(status)
+
+    def frames(self) -> Iterator[np.ndarray]:
+        """The source's frames; a file's at the pace it was shot, as a camera would give them."""
+        started, index = time.monotonic(), 0
+        for frame in self.source:
+            if not self.source.live:
+                index += 1
+                self.stopping.wait(max(0.0, started + index / self.source.fps - time.monotonic()))
+            yield frame
+
+    def step(self, app: Flask, ledger: Ledger, frame: np.ndarray) -> None:
+        target = self.table(app, ledger)
+
+        def read() -> DieReadings:
+            self.outlined = self.reader(target.die_kind).read(frame)
+            return self.outlined
+
+        # With no game to score there is no die kind to read: motion is still followed.
+        event = self.tracker.update(frame, read if target is not None else DieReadings.empty)
+        if event is not None:
+            self.outlined = event.dice
+            self.record(app, ledger, event)
+        self.publish(frame, now=event is not None)
+
+    def reader(self, kind: str) -> DiceReader:
+        if kind not in self.readers:
+            self.readers[kind] = DiceReader(kind, self.detector, self.classifier)
+        return self.readers[kind]
+
+    def table(self, app: Flask, ledger: Ledger) -> TableGame | None:
+        """The game the camera is watching, looked up again after every append made in this
+        process and at least once a second (a move made by another process)."""
+        changes = app.extensions["dicescore.changes"]
+        generation, looked_at = self._looked
+        if changes.generation != generation or time.monotonic() > looked_at + TABLE_LOOK_SECONDS:
+            self.target = self.find_game(app, ledger)
+            self._looked = (changes.generation, time.monotonic())
+        return self.target
+
+    def find_game(self, app: Flask, ledger: Ledger) -> TableGame | None:
+        target = table_game(ledger, self.kind)
+        if target is None and self.start_game is not None:
+            self.start_game(ledger)
+            app.extensions["dicescore.changes"].notify()
+            target = table_game(ledger, self.kind)
+        if target is None:
+            self.view.set_status(f"watching {self.source.name}; start a dice game to score its rolls")
+        elif self.view.status.endswith("to score its rolls"):
+            self.view.set_status(f"watching {self.source.name}")
+        return target
+
+    def record(self, app: Flask, ledger: Ledger, event: RollEvent) -> None:
+        """Append a settled roll to the table's game, as its player's roll, and keep its crops."""
+        target = self.find_game(app, ledger)  # afresh: the turn may have passed since the last look
+        if target is None:
+            return
+        roll = guess_faces(event.dice, die_kind(target.die_kind), target.dice)
+        try:
+            stored = ledger.append(target.game_id, Event("roll", roll.data(), target.player))
+        except (IllegalMove, UnknownFace) as error:
+            log.warning("camera roll %s not scored: %s", " ".join(roll.faces), error)
+            self.view.set_status(f"watching {self.source.name}; the last roll was not scored: {error}")
+            return
+        save_crops(app, target.game_id, stored.seq, roll.crops)
+        self.view.set_status(f"watching {self.source.name}")
+        app.extensions["dicescore.changes"].notify()
+
+    def publish(self, frame: np.ndarray, now: bool = False) -> None:
+        """The frame with the dice outlined, as the live view's next JPEG; ``now`` skips
+        the frame-rate cap (a roll that just settled)."""
+        clock = time.monotonic()
+        if not now and clock < self._next_live:
+            return
+        self._next_live = clock + LIVE_INTERVAL
+        picture = draw(frame, self.outlined)
+        if picture.shape[1] > LIVE_WIDTH:
+            height = round(picture.shape[0] * LIVE_WIDTH / picture.shape[1])
+            picture = cv2.resize(picture, (LIVE_WIDTH, height), interpolation=cv2.INTER_AREA)
+        ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, LIVE_QUALITY])
+        if ok:
+            self.view.publish(jpeg.tobytes())
+
+
+class NoCamera:
+    """A camera source that cannot run (a model file is missing or corrupt): the page says
+    why, and the dice are entered by hand meanwhile."""
+
+    def __init__(self, problem: str):
+        self.view = LiveView(problem)
+
+    def watch(self, app: Flask) -> None:
+        app.extensions["dicescore.camera"] = self.view
+
+
+def open_camera(spec: str) -> Camera | NoCamera:
+    """The camera ``dicescore serve --source SRC`` names.  A source that cannot be opened
+    raises SourceError (a one-line error before serving); a missing model does not."""
+    opened = [open_source(spec)]  # a wrong SRC is reported first, with or without models
+    try:
+        detector, classifier = Detector(), FaceClassifier()
+    except (DetectorFileError, ModelFileError) as error:
+        opened.pop().close()
+        return NoCamera(str(error))
+    # The camera uses the source opened above first; a reconnection opens it anew.
+    return Camera(lambda: opened.pop() if opened else open_source(spec), detector, classifier)
+
+
+class LoopedClip(FrameSource):
+    """A video file played again and again (the demo's camera)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        with open_source(str(path)) as clip:
+            self.name, self.fps = "the demo video", clip.fps
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        while True:
+            played = False
+            with open_source(str(self.path)) as clip:
+                for frame in clip:
+                    played = True
+                    yield frame
+            if not played:  # an unreadable clip must not spin
+                return
+
+
+def demo_camera(
+    clip: Path | None = None, detector_model: Path | None = None, classifier=None
+) -> Camera | None:
+    """The demo clip read by the camera pipeline, as a Cubes game for three; None (with a
+    log line saying why) when the clip or the detector model is missing."""
+    clip = clip or vision.sources.DEMO_CLIP
+    detector_model = detector_model or vision.detector.DEFAULT_MODEL
+    for needed in (clip, detector_model):
+        if not Path(needed).is_file():
+            log.warning("the demo video needs %s, which is missing: playing seeded throws instead", needed)
+            return None
+    try:
+        return Camera(
+            lambda: LoopedClip(Path(clip)),
+            Detector(detector_model),
+            classifier if classifier is not None else FaceClassifier(),
+            kind="cubes",
+            start_game=start_demo_game,
+        )
+    except (DetectorFileError, ModelFileError, SourceError) as error:
+        log.warning("the demo video cannot play (%s): playing seeded throws instead", error)
+        return None

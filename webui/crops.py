@@ -1,0 +1,88 @@
+"""The face crops a camera roll leaves behind, and what a correction teaches with them.
+
+The camera saves each die's rectified face crop when its roll is stored, as
+``CROPS/<game id>-<roll seq>-<die index>.png`` (``CROPS`` defaults to a ``crops`` folder
+beside the database).  When a player's correction changes a die whose crop is there, the
+face classifier learns that crop as the face picked (``FaceClassifier.learn``), so the
+same misread does not come back.  Learning happens after the correction is stored, and a
+failure to learn is logged: it never undoes or refuses the correction.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+from flask import Flask
+
+from scoring.game import Event
+from scoring.replay import corrected_moves
+
+log = logging.getLogger(__name__)
+
+
+class SharedClassifier:
+    """One face classifier for the camera thread, which reads with it, and the requests
+    that correct dice, which teach it: learning changes what ``classify`` reads from."""
+
+    def __init__(self, classifier):
+        self.classifier = classifier
+        self.lock = threading.Lock()
+
+    def classify(self, crops, kind):
+        with self.lock:
+            return self.classifier.classify(crops, kind=kind)
+
+    def learn(self, crop: np.ndarray, label: str) -> None:
+        with self.lock:
+            self.classifier.learn(crop, label)
+
+
+def crop_path(app: Flask, game_id: int, roll: int, die: int) -> Path:
+    return Path(app.config["CROPS"]) / f"{game_id}-{roll}-{die}.png"
+
+
+def save_crops(app: Flask, game_id: int, roll: int, crops: Sequence[np.ndarray | None]) -> None:
+    """Keep the crops of a stored roll (None for a die the camera did not see)."""
+    for die, crop in enumerate(crops):
+        if crop is None:
+            continue
+        path = crop_path(app, game_id, roll, die)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not cv2.imwrite(str(path), crop):
+                raise OSError("OpenCV could not write it")
+        except (OSError, cv2.error) as error:  # the roll is stored; only teaching it later is lost
+            log.warning("could not keep the crop %s: %s", path, error)
+
+
+def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) -> None:
+    """Teach the classifier every die that ``correction`` (just stored after ``events``)
+    changed and whose crop was saved.  Never raises."""
+    roll = correction.data["roll"]
+    before = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
+    for die, (old, new) in enumerate(zip(before.get(roll, []), correction.data["faces"], strict=False)):
+        path = crop_path(app, game_id, roll, die)
+        if old == new or not path.is_file():
+            continue
+        try:
+            crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if crop is None:
+                raise OSError(f"cannot read {path}")
+            classifier(app).learn(crop, new)
+        except Exception:  # whatever learning hits, the correction already stands
+            log.exception("game %s roll #%s die %s: could not learn it as %s", game_id, roll, die + 1, new)
+
+
+def classifier(app: Flask) -> SharedClassifier:
+    """The running camera's classifier, or one loaded now to learn a saved crop (a game
+    read by the camera earlier, corrected while dice are entered by hand)."""
+    if "dicescore.classifier" not in app.extensions:
+        from vision.faces import FaceClassifier  # onnxruntime: loaded only when needed
+
+        app.extensions["dicescore.classifier"] = SharedClassifier(FaceClassifier())
+    return app.extensions["dicescore.classifier"]
