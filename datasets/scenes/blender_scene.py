@@ -36,25 +36,52 @@ def main(job_path):
     for item in job["distractors"]:
         add_distractor(item)
     dice = [add_die(i, die) for i, die in enumerate(job["dice"])]
-    camera = add_camera(scene, job["camera"])
-    for light in job["lights"]:
-        add_light(light)
-    world = bpy.data.worlds.new("world")
-    world.use_nodes = True
-    world.node_tree.nodes["Background"].inputs[0].default_value = (*job["ambient"], 1)
-    world.node_tree.nodes["Background"].inputs[1].default_value = 1.0
-    scene.world = world
+    scene.world = bpy.data.worlds.new("world")
+    still = job["frames"] == [job["physics"]["frames"]]
+    if not still:  # a clip's camera is fixed; set up before the physics, which later objects reset
+        camera, lights = stage(scene, job, [], dice)
     simulate(scene, table, dice, job["physics"])
+    if still:  # pin the dice where they settled, then aim cameras at them
+        freeze(scene, dice)
+        camera, lights = stage(scene, job, [], dice)
     if job.get("hand"):
         add_hand(job["hand"])  # after the physics: the dice never touch it
     frames = []
     for number in job["frames"]:
         scene.frame_set(number)
-        path = out / f"{job['name']}_{number:04d}.png"
-        scene.render.filepath = str(path)
-        bpy.ops.render.render(write_still=True)
-        frames.append({"frame": number, "image": path.name, "dice": [truth(scene, camera, d) for d in dice]})
+        frames.append(render(scene, camera, dice, out / f"{job['name']}_{number:04d}.png", number))
+    for view, shot in enumerate(job.get("views", []), start=1):  # the same settled dice, filmed again
+        bpy.data.objects.remove(camera)
+        camera, lights = stage(scene, shot, lights, dice)
+        frames.append(render(scene, camera, dice, out / f"{job['name']}_v{view:02d}.png", number))
     (out / f"{job['name']}.result.json").write_text(json.dumps({"frames": frames}))
+
+
+def stage(scene, shot, old_lights, dice):
+    """Set up one shot: its camera (aimed near the settled dice), its lights (replacing
+    ``old_lights``), ambient and exposure."""
+    for light in old_lights:
+        bpy.data.objects.remove(light)
+    scene.frame_set(scene.frame_end)
+    # a die that bounced far away or off the table is left out of the picture, not chased
+    places = [die.matrix_world.translation for die in dice]
+    places = [p for p in places if p.z > 0 and p.xy.length < 10] or [Vector((0, 0, 0))]
+    middle = sum(places, Vector((0, 0, 0))) / len(places)
+    spread = max((p - middle).length for p in places) + 0.7
+    camera = add_camera(scene, shot["camera"], middle, spread)
+    lights = [add_light(light) for light in shot["lights"]]
+    scene.world.use_nodes = True
+    background = scene.world.node_tree.nodes["Background"]
+    background.inputs[0].default_value = (*shot["ambient"], 1)
+    background.inputs[1].default_value = 1.0
+    scene.view_settings.exposure = shot["exposure"]
+    return camera, lights
+
+
+def render(scene, camera, dice, path, number):
+    scene.render.filepath = str(path)
+    bpy.ops.render.render(write_still=True)
+    return {"frame": number, "image": path.name, "dice": [truth(scene, camera, d) for d in dice]}
 
 
 def setup_render(scene, job):
@@ -62,7 +89,11 @@ def setup_render(scene, job):
     scene.cycles.device = "CPU"
     scene.cycles.samples = job["samples"]
     scene.cycles.use_denoising = job["samples"] < 64
-    scene.cycles.max_bounces = 4
+    scene.cycles.denoising_prefilter = "FAST"  # the default costs seconds a frame on one core
+    scene.cycles.denoising_input_passes = "RGB"
+    scene.cycles.max_bounces = 3
+    scene.cycles.diffuse_bounces = scene.cycles.glossy_bounces = scene.cycles.transmission_bounces = 2
+    scene.cycles.caustics_reflective = scene.cycles.caustics_refractive = False
     scene.render.resolution_x, scene.render.resolution_y = job["size"]
     scene.render.resolution_percentage = 100
     scene.render.threads_mode = "FIXED"
@@ -72,9 +103,7 @@ def setup_render(scene, job):
     scene.render.image_settings.file_format = "PNG"
     scene.frame_start, scene.frame_end = 1, max(job["frames"])
     scene.render.fps = job["fps"]
-    view = scene.view_settings
-    view.view_transform = "Standard"
-    view.exposure = job["exposure"]
+    scene.view_settings.view_transform = "Standard"
 
 
 def image_material(name, texture, roughness, coat=0.0, transmission=0.0):
@@ -224,14 +253,17 @@ def add_hand(spec):
     return hand
 
 
-def add_camera(scene, spec):
+def add_camera(scene, spec, middle, spread):
+    """A camera looking at ``middle`` (plus the shot's offset) from the shot's tilt and turn,
+    far enough back to take in the shot's view, or every die (``spread`` from the middle)."""
     data = bpy.data.cameras.new("camera")
     data.lens = spec["lens"]
     data.dof.use_dof = spec["fstop"] > 0
     data.dof.aperture_fstop = max(spec["fstop"], 0.1)
     camera = link(bpy.data.objects.new("camera", data))
-    target = Vector(spec["target"])
-    tilt, turn, distance = math.radians(spec["tilt"]), math.radians(spec["turn"]), spec["distance"]
+    target = Vector(spec["target"]) + (Vector((middle.x, middle.y, 0)) if spec["aim_at_dice"] else Vector())
+    view = max(spec["view"], 2.3 * spread) if spec["fit"] else spec["view"]
+    tilt, turn, distance = math.radians(spec["tilt"]), math.radians(spec["turn"]), view * spec["lens"] / 36
     camera.location = target + distance * Vector(
         (math.sin(tilt) * math.cos(turn), math.sin(tilt) * math.sin(turn), math.cos(tilt))
     )
@@ -252,11 +284,13 @@ def add_light(spec):
     light = link(bpy.data.objects.new("light", data))
     light.location = spec["location"]
     light.rotation_euler = (Vector((0, 0, 0)) - Vector(spec["location"])).to_track_quat("-Z", "Y").to_euler()
+    return light
 
 
 def simulate(scene, table, dice, spec):
     """Drop the dice onto the table with rigid-body physics and bake the result."""
     bpy.ops.rigidbody.world_add()
+    scene.gravity = (0, 0, -spec["gravity"])
     world = scene.rigidbody_world
     world.point_cache.frame_start, world.point_cache.frame_end = 1, spec["frames"]
     world.substeps_per_frame = 20
@@ -282,6 +316,16 @@ def simulate(scene, table, dice, spec):
             obj.select_set(False)
     for frame in range(1, spec["frames"] + 1):  # step through once: the cache fills in order
         scene.frame_set(frame)
+
+
+def freeze(scene, dice):
+    """Drop the physics, keeping each die where it came to rest: cameras and lights added
+    after a simulation would otherwise throw its cached motion away."""
+    scene.frame_set(scene.frame_end)
+    poses = [die.matrix_world.copy() for die in dice]
+    bpy.ops.rigidbody.world_remove()
+    for die, pose in zip(dice, poses, strict=True):
+        die.matrix_world = pose
 
 
 def truth(scene, camera, die):

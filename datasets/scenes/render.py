@@ -1,6 +1,6 @@
 """Table scenes with ground truth, rendered by Blender (Cycles) from seeded random choices.
 
-    python -m datasets.scenes.render --out data/scenes/train --count 200 --seed 0
+    python -m datasets.scenes.render --out data/scenes/train --count 200 --seed 0 --views 4
     python -m datasets.scenes.render --out data/scenes/heldout --count 50 --seed 9000 --split heldout
 
 Every random choice is made here, with numpy (scene i depends only on (seed, i)); the
@@ -161,12 +161,15 @@ def scene_job(
     kind: str | None = None,
     count: int | None = None,
     hand: tuple[int, int] | None = None,
+    views: int = 1,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
 
     For clips, ``frames`` lists the frames to render, ``roll`` numbers one throw of the same
     dice on the same table (only the throw changes), and ``hand`` = (first, last) frame sends
-    a hand waving over the table between those frames.
+    a hand waving over the table between those frames.  For stills, ``views`` > 1 films the
+    same settled dice from that many cameras under as many light rigs (the physics, the
+    slowest part, is shared).
     """
     rng = np.random.default_rng([seed, index])
     heldout = split == "heldout"
@@ -187,10 +190,10 @@ def scene_job(
                 "size": 1.0,
                 "bevel": float(rng.uniform(0.06, 0.16)),
                 "roughness": float(rng.uniform(0.15, 0.5)),
-                "start": [  # dropped from above, one after another
+                "start": [  # dropped from above, one after another, never overlapping
                     radius * np.cos(angle),
                     radius * np.sin(angle),
-                    float(throw.uniform(1.0, 4.0) + 1.2 * i),
+                    float(1.5 + 1.9 * i + throw.uniform(0, 1.5)),
                 ],
                 "rotation": throw.uniform(0, 2 * np.pi, 3).tolist(),
             }
@@ -216,6 +219,52 @@ def scene_job(
             item["texture"] = str(tmp / f"card{j}.png")
             cv2.imwrite(item["texture"], draw_card(rng))
         distractors.append(item)
+    view = rng.uniform(8, 14) + cluster  # width of table in view, in dice
+    target = [float(rng.normal(0, 0.5)), float(rng.normal(0, 0.5)), 0.0]
+    physics_frames = max(75, *(frames or [0]))
+    shots = [shot(rng, heldout, view, still=frames is None) for _ in range(views)]
+    still_hand = None
+    if frames is None and rng.random() < 0.3:
+        still_hand = resting_hand(rng, physics_frames, target, view)
+    return {
+        "name": f"scene{index:05d}" + (f"_roll{roll:02d}" if roll is not None else ""),
+        "out_dir": str(out),
+        "size": list(size),
+        "samples": 8,
+        "threads": 1,
+        "fps": 30,
+        "motion_blur": frames is not None,
+        **shots[0],
+        "views": shots[1:],
+        "table": {
+            "texture": str(table_texture),
+            "size": 60.0,
+            "repeat": float(rng.uniform(1.0, 4.0)),
+            "roughness": float(rng.uniform(0.05, 0.3) if "glass" in style else rng.uniform(0.5, 0.95)),
+            "transmission": 0.9 if "glass" in style else 0.0,
+            "floor": rng.uniform(0.1, 0.9, 3).tolist(),
+        },
+        "distractors": distractors,
+        "dice": dice,
+        "physics": {
+            "frames": physics_frames,
+            "friction": float(rng.uniform(0.3, 0.8)),
+            "bounce": 0.3,
+            "gravity": 9.81 / 0.016,  # in dice per second squared: a 16 mm die falls as fast as a real one
+        },
+        "frames": frames or [physics_frames],
+        "hand": hand_path(rng, hand, target, view) if hand else still_hand,
+        # kept for the ground truth, not used by Blender:
+        "labels": labels,
+        "kind": kind,
+        "style": style,
+        "split": split,
+    }
+
+
+def shot(rng, heldout: bool, view: float, still: bool) -> dict:
+    """One camera and one light rig: lens, tilt up to 45 degrees, defocus, exposure, lights.
+    A still's camera looks at the settled dice; a clip's stays put, looking at the table."""
     lights = []
     for _ in range(int(rng.integers(1, 4))):
         tilt, turn = rng.uniform(0, 1.2 if not heldout else 0.6), rng.uniform(0, 2 * np.pi)
@@ -235,48 +284,37 @@ def scene_job(
             }
         )
     lens = float(rng.uniform(24, 50))
-    view = rng.uniform(8, 14) + cluster  # width of table in view, in dice
-    physics_frames = max(75, *(frames or [0]))
-    target = [float(rng.normal(0, 0.5)), float(rng.normal(0, 0.5)), 0.0]
+    if still:
+        view = view * rng.uniform(0.6, 1.3)  # closer and farther cameras: dice of many sizes
     return {
-        "name": f"scene{index:05d}" + (f"_roll{roll:02d}" if roll is not None else ""),
-        "out_dir": str(out),
-        "size": list(size),
-        "samples": 16,
-        "threads": 1,
-        "fps": 30,
         "exposure": float(rng.uniform(-0.6, 0.6)),
-        "motion_blur": frames is not None,
         "ambient": (rng.uniform(0.02, 0.15) * rng.uniform(0.6, 1.0, 3)).tolist(),
-        "table": {
-            "texture": str(table_texture),
-            "size": 60.0,
-            "repeat": float(rng.uniform(1.0, 4.0)),
-            "roughness": float(rng.uniform(0.05, 0.3) if "glass" in style else rng.uniform(0.5, 0.95)),
-            "transmission": 0.9 if "glass" in style else 0.0,
-            "floor": rng.uniform(0.1, 0.9, 3).tolist(),
-        },
-        "distractors": distractors,
-        "dice": dice,
         "camera": {
             "lens": lens,
-            "target": target,
+            "target": [float(rng.normal(0, 0.8)), float(rng.normal(0, 0.8)), 0.0],
+            "aim_at_dice": still,  # target is then an offset from the settled dice's middle
             "tilt": float(rng.uniform(0, 45)),
             "turn": float(rng.uniform(0, 360)),
             "roll": float(rng.uniform(0, 360)),
-            "distance": float(view * lens / 36),
+            "view": float(view),  # width of the table in the picture, in dice
+            "fit": still and bool(rng.random() < 0.85),  # widen the view until every die is in it
             "fstop": float(rng.choice([0, 0, 2.8, 5.6, 11])),
             "focus": float(rng.uniform(0.95, 1.05)),
         },
         "lights": lights,
-        "physics": {"frames": physics_frames, "friction": float(rng.uniform(0.3, 0.8)), "bounce": 0.3},
-        "frames": frames or [physics_frames],
-        "hand": hand_path(rng, hand, target, view) if hand else None,
-        # kept for the ground truth, not used by Blender:
-        "labels": labels,
-        "kind": kind,
-        "style": style,
-        "split": split,
+    }
+
+
+def resting_hand(rng, frame: int, target, view: float) -> dict:
+    """A hand lying still near the dice in a still scene, sometimes over a few of them."""
+    side = rng.uniform(0, 2 * np.pi)
+    reach = rng.uniform(1.0, 0.45 * view)
+    x, y = np.array(target[:2]) + reach * np.array([np.cos(side), np.sin(side)])
+    colour = rng.uniform([0.25, 0.15, 0.1], [0.95, 0.75, 0.6])  # skin tones, RGB
+    return {
+        "size": float(rng.uniform(2.5, 3.5)),
+        "colour": colour.tolist(),
+        "path": [[frame, [float(x), float(y), float(rng.uniform(0.6, 2.5))], float(side + np.pi / 2)]],
     }
 
 
@@ -360,9 +398,10 @@ def main(argv=None) -> int:
     parser.add_argument("--start", type=int, default=0, help="first scene index (to render in chunks)")
     parser.add_argument("--split", choices=("train", "heldout"), default="train")
     parser.add_argument("--size", type=int, nargs=2, default=(320, 240), metavar=("W", "H"))
+    parser.add_argument("--views", type=int, default=1, help="cameras and light rigs per settled scene")
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
-        render_scene(args.seed, index, args.out, args.split, tuple(args.size))
+        render_scene(args.seed, index, args.out, args.split, tuple(args.size), views=args.views)
     return 0
 
 
