@@ -52,7 +52,9 @@ from webui.sources import TableGame, start_demo_game, table_game
 LIVE_INTERVAL = 0.1  # at most 10 live frames a second: the picture is for people, spare the CPU
 LIVE_WIDTH = 640  # live frames are shrunk to this width: plenty for a phone, cheap to encode
 LIVE_QUALITY = 75
-TABLE_LOOK_SECONDS = 1.0  # how often to look again which game the table plays (sooner after an append here)
+# How often to look again which game the table plays, for moves made by another process
+# (appends made here are seen at once).  Each look replays the games, so not every frame.
+TABLE_LOOK_SECONDS = 5.0
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +250,7 @@ class Camera:
 
     def table(self, app: Flask, ledger: Ledger) -> TableGame | None:
         """The game the camera is watching, looked up again after every append made in this
-        process and at least once a second (a move made by another process)."""
+        process and every TABLE_LOOK_SECONDS."""
         changes = app.extensions["dicescore.changes"]
         generation, looked_at = self._looked
         if changes.generation != generation or time.monotonic() > looked_at + TABLE_LOOK_SECONDS:

@@ -25,6 +25,10 @@ def live_view():
         raise NotFound("no camera is running: start dicescore serve with --source SRC")
 
     def parts():
+        # Each frame is followed by the next boundary at once: browsers show a part only
+        # when they see the boundary after it.
+        boundary = f"--{BOUNDARY}\r\n".encode()
+        opening = boundary
         seen = 0
         while True:
             number, jpeg = view.next_frame(seen, RESEND_SECONDS)
@@ -35,11 +39,9 @@ def live_view():
                 if jpeg is None:  # no frame yet
                     continue
             seen = number
-            yield (
-                f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
-                + jpeg
-                + b"\r\n"
-            )
+            head = f"Content-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
+            yield opening + head + jpeg + b"\r\n" + boundary
+            opening = b""
 
     response = Response(parts(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
     response.headers["Cache-Control"] = "no-cache, no-store"

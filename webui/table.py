@@ -143,11 +143,9 @@ def describe(event: Event) -> str:
 
 def history(events: Sequence[Event]) -> list[dict[str, Any]]:
     """Every event, newest last, marked ``in_force`` (not undone); a roll carries the faces
-    it counts with now (after corrections) as ``faces``, and the dice the camera had to
-    guess as ``unsure`` until a correction of the roll is in force."""
-    live = moves_in_force(events)
-    in_force = {event.seq for event in live}
-    checked = {event.data.get("roll") for event in live if event.type == "correct"}
+    it counts with now (after corrections) as ``faces``, and the dice whose face the camera
+    guessed as ``unsure``, until a correction gives them another face."""
+    in_force = {event.seq for event in moves_in_force(events)}
     counted = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
     rows = []
     for event in events:
@@ -158,8 +156,9 @@ def history(events: Sequence[Event]) -> list[dict[str, Any]]:
             row["corrected"] = row["faces"] != faces
             row["top"] = event.data.get("top")  # the classifier's top-k per die, when read by camera
             unsure = event.data.get("unsure")
-            guessed = unsure if isinstance(unsure, list) and event.seq not in checked else []
-            row["unsure"] = [die for die in guessed if isinstance(die, int)]
+            guessed = [die for die in unsure if isinstance(die, int)] if isinstance(unsure, list) else []
+            dice = range(min(len(faces), len(row["faces"])))
+            row["unsure"] = [die for die in guessed if die in dice and row["faces"][die] == str(faces[die])]
         rows.append(row)
     return rows
 

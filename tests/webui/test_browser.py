@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 import waitress
 
+from tests.webui.test_camera import SETTLE, Frames, five_cubes, throw
+from webui.camera import Camera
 from webui.sources import RecordedRolls, feed
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -137,6 +139,45 @@ def test_a_cubes_roll_from_a_recording_is_scored_then_corrected_with_two_taps(
     expect(detail(tab, "pot")).to_have_text("2")
     expect(score_of(tab, "Ana").nth(2)).to_have_text("23")
     expect(tab.locator("#history li").first).to_contain_text("roll #2 corrected to 3 5")
+
+
+# The live picture, drawn on a canvas: the grey die at (420, 100) shows, not the felt.
+SHOWS_THE_DICE = """() => {
+  const live = document.getElementById("live");
+  if (live.naturalWidth !== 640) return false;
+  const canvas = Object.assign(document.createElement("canvas"), { width: 640, height: 480 });
+  const context = canvas.getContext("2d");
+  context.drawImage(live, 0, 0);
+  const [red, green] = context.getImageData(420, 100, 1, 1).data;
+  return red > 100 && Math.abs(red - green) < 20;
+}"""
+
+
+def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, server, open_tab, tmp_path):
+    detector, classifier, tones = five_cubes(tmp_path)  # one die unreadable, one not seen at all
+    begin, hold = threading.Event(), threading.Event()
+    camera = Camera(lambda: Frames(throw(tones), begin, hold), detector, classifier, settle_seconds=SETTLE)
+    thread = camera.watch(app)
+    try:
+        tab = open_tab(server)
+        start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
+        expect(tab.locator("#camera-status")).to_have_text("camera: watching test camera")
+        begin.set()  # the dice are thrown
+        expect(tab.locator("#dice .die")).to_have_count(6)
+        expect(tab.locator("#dice .die.unsure")).to_have_count(2)
+        tab.wait_for_function(SHOWS_THE_DICE)  # the settled roll, drawn on the live picture
+        tab.screenshot(path=SCREENSHOTS / "camera-live-view.png", full_page=True)
+
+        tab.locator("#dice .die.unsure").first.click()  # the unreadable die, read as its likeliest face
+        expect(tab.locator("#correct-guesses .face")).to_have_text(["blank", "2"])
+        tab.locator("#correct-guesses .face[data-label='2']").click()
+        expect(tab.locator("#dice .die.unsure")).to_have_count(1)
+        expect(tab.locator("#history li").first).to_contain_text("corrected to")
+        assert [label for _, label in classifier.taught] == ["2"]  # taught with the die's crop
+    finally:
+        hold.set()
+        thread.join(timeout=10)
+    expect(tab.locator("#camera-status")).to_have_text("camera: test camera has ended")
 
 
 def test_a_game_entered_by_hand_survives_a_reload_and_shows_on_a_second_device(server, open_tab):

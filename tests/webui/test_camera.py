@@ -52,14 +52,16 @@ def throw(tones: dict, still: int = 6) -> list[np.ndarray]:
 
 
 class Frames(FrameSource):
-    """A clip of frames at FPS; ``hold``: an event it waits on at the end, as a camera that
-    keeps watching an idle table; ``fail``: it ends with the camera unplugged."""
+    """A clip of frames at FPS; ``begin`` and ``hold``: events it waits on before and after
+    them, as a camera that watches an idle table; ``fail``: it ends with the camera unplugged."""
 
-    def __init__(self, frames, hold=None, fail=False, live=False):
-        self.frames, self.hold, self.fail = frames, hold, fail
+    def __init__(self, frames, begin=None, hold=None, fail=False, live=False):
+        self.frames, self.begin, self.hold, self.fail = frames, begin, hold, fail
         self.name, self.fps, self.live = "test camera", FPS, live
 
     def __iter__(self):
+        if self.begin is not None:
+            self.begin.wait(10)
         yield from self.frames
         if self.hold is not None:
             self.hold.wait(10)
@@ -202,8 +204,9 @@ def test_a_roll_entered_by_hand_teaches_nothing_and_loads_no_model(app, api):
     assert "dicescore.classifier" not in app.extensions
 
 
-def test_a_roll_read_in_part_is_recorded_whole_with_the_guesses_marked(app, api, tmp_path):
-    cells = ((2, 2, False), (6, 2, False), (10, 2, False), (2, 8, False), (6, 8, False))  # 5 of Cubes' 6
+def five_cubes(tmp_path):
+    """The stand-in detector seeing five of Cubes' six dice, one of them unreadable."""
+    cells = ((2, 2, False), (6, 2, False), (10, 2, False), (2, 8, False), (6, 8, False))
     detector = Detector(stand_in_detector(tmp_path / "five.onnx", cells))
     tones = {centre(cell): tone for cell, tone in zip(cells, (60, 100, 140, 180, 220), strict=True)}
     classifier = ToneClassifier(
@@ -215,6 +218,11 @@ def test_a_roll_read_in_part_is_recorded_whole_with_the_guesses_marked(app, api,
             220: (None, [("BLANK", 0.3), ("2", 0.2)]),  # unreadable: its likeliest face stands in
         }
     )
+    return detector, classifier, tones
+
+
+def test_a_roll_read_in_part_is_recorded_whole_with_the_guesses_marked(app, api, tmp_path):
+    detector, classifier, tones = five_cubes(tmp_path)
     game_id = api.new_game("cubes", ("Ana", "Bo"))
     Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE).watch(app).join(10)
 
@@ -226,7 +234,11 @@ def test_a_roll_read_in_part_is_recorded_whole_with_the_guesses_marked(app, api,
     board = api.client.get(f"/games/{game_id}/board").json["html"]
     assert board.count("(a guess: tap to check it)") == 2 and "unsure-note" in board
 
+    # A fixed guess loses its mark; the other guess keeps it until it is fixed too.
     faces = roll["faces"][:5] + ["6"]
+    assert api.move(game_id, "correct", roll=roll["seq"], faces=faces).status_code == 201
+    assert events(api, game_id)[-2]["unsure"] == [unreadable]
+    faces[unreadable] = "2"
     assert api.move(game_id, "correct", roll=roll["seq"], faces=faces).status_code == 201
     assert "(a guess" not in api.client.get(f"/games/{game_id}/board").json["html"]
 
