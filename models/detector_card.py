@@ -1,0 +1,263 @@
+"""Measure the die-face detector on rendered scenes and write its model card.
+
+    python -m models.detector_card --heldout data/scenes/heldout     # re-measure models/detector.onnx
+
+Scoring, per image: a die whose top face is at least half visible must be found; one seen less
+than that (but more than 15%) may be found or not; anything else found is a false find.  A
+find matches a die when their centres are within half the face's size.  Faces are read by
+the shipped face classifier from the detector's own quads (and, for comparison, from the
+true quads), so "read right" is the whole pipeline's answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detector import Detector
+from vision.faces import FaceClassifier
+from vision.readings import draw, rectify
+
+SEEN, GLIMPSED = 0.5, 0.15
+
+
+def load(folder: Path) -> list[tuple[Path, np.ndarray, dict]]:
+    scenes = []
+    for truth_path in sorted(Path(folder).glob("*.json")):
+        truth = json.loads(truth_path.read_text())
+        image = cv2.imread(str(truth_path.with_name(truth["image"])))
+        if image is not None:
+            scenes.append((truth_path, image, truth))
+    return scenes
+
+
+def in_frame(die: dict, image: np.ndarray) -> bool:
+    centre = np.mean(die["quad"], 0)
+    return 0 <= centre[0] < image.shape[1] and 0 <= centre[1] < image.shape[0]
+
+
+def corner_error(found: np.ndarray, true: np.ndarray) -> float:
+    """Mean corner distance over the face's size, for the best cyclic pairing of corners."""
+    size = np.sqrt(abs(cv2.contourArea(true.astype(np.float32))))
+    return min(np.linalg.norm(np.roll(found, k, 0) - true, axis=1).mean() for k in range(4)) / size
+
+
+def match(found, dice, image):
+    """Pairs (find index, die index) by nearest centre, each used once; and the unmatched finds."""
+    pairs, used = [], set()
+    for i in np.argsort(-found.scores):
+        best, best_distance = None, None
+        for j, die in enumerate(dice):
+            if j in used or die["visible"] < GLIMPSED or not in_frame(die, image):
+                continue
+            quad = np.float32(die["quad"])
+            distance = np.linalg.norm(found.quads[i].mean(0) - quad.mean(0))
+            if distance < 0.5 * np.sqrt(abs(cv2.contourArea(quad))) and (
+                best is None or distance < best_distance
+            ):
+                best, best_distance = j, distance
+        if best is not None:
+            used.add(best)
+            pairs.append((int(i), best))
+    unmatched = sorted(set(range(len(found))) - {i for i, _ in pairs})
+    return pairs, unmatched
+
+
+def evaluate(detector: Detector, scenes, classifier: FaceClassifier | None = None) -> dict:
+    counts = Counter()
+    errors, per_table = [], {}
+    for _, image, truth in scenes:
+        dice = truth["dice"]
+        found = detector.detect(image)
+        pairs, unmatched = match(found, dice, image)
+        must = [j for j, d in enumerate(dice) if d["visible"] >= SEEN and in_frame(d, image)]
+        matched = {j: i for i, j in pairs}
+        table = per_table.setdefault(truth["table"], Counter())
+        for j in must:
+            counts["must"] += 1
+            table["must"] += 1
+            if j in matched:
+                counts["found"] += 1
+                table["found"] += 1
+                errors.append(corner_error(found.quads[matched[j]], np.float32(dice[j]["quad"])))
+                cocked = bool(found.cocked[matched[j]])
+                if dice[j]["cocked"]:
+                    counts["cocked"] += 1
+                    counts["cocked_flagged"] += cocked
+                else:
+                    counts["flat_flagged"] += cocked
+        counts["finds"] += len(found)
+        counts["false_finds"] += len(unmatched)
+        table["false_finds"] += len(unmatched)
+        if classifier is not None and must:
+            readable = [j for j in must if j in matched]
+            kind = dice[0]["kind"]
+            labels = [dice[j]["label"] for j in readable]
+            if readable:
+                crops = rectify(image, [found.quads[matched[j]] for j in readable])
+                read = classifier.classify(crops, kind=kind)
+                counts["read_right"] += sum(r.label == t for r, t in zip(read, labels, strict=True))
+            true_read = classifier.classify(rectify(image, [dice[j]["quad"] for j in must]), kind=kind)
+            counts["read_right_true_quads"] += sum(
+                r.label == dice[j]["label"] for r, j in zip(true_read, must, strict=True)
+            )
+    must = max(counts["must"], 1)
+    return {
+        "images": len(scenes),
+        "dice": counts["must"],
+        "recall": counts["found"] / must,
+        "precision": (counts["finds"] - counts["false_finds"]) / max(counts["finds"], 1),
+        "corner_error": float(np.median(errors)) if errors else None,
+        "cocked_dice": counts["cocked"],
+        "cocked_flagged": counts["cocked_flagged"] / max(counts["cocked"], 1),
+        "flat_flagged": counts["flat_flagged"] / max(counts["found"] - counts["cocked"], 1),
+        "read_right": counts["read_right"] / must if classifier else None,
+        "read_right_true_quads": counts["read_right_true_quads"] / must if classifier else None,
+        "per_table": {
+            name: {
+                "dice": c["must"],
+                "recall": c["found"] / max(c["must"], 1),
+                "false_finds": c["false_finds"],
+            }
+            for name, c in sorted(per_table.items())
+        },
+    }
+
+
+def latency(detector: Detector, image: np.ndarray, repeats: int = 50) -> float:
+    """Median milliseconds to detect in one 1280x720 frame."""
+    frame = cv2.resize(image, (1280, 720))
+    detector.detect(frame)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        detector.detect(frame)
+        times.append(time.perf_counter() - start)
+    return float(np.median(times) * 1000)
+
+
+def examples(detector: Detector, scenes, classifier, path: Path, count: int = 6) -> None:
+    tiles = []
+    for _, image, truth in scenes[:: max(1, len(scenes) // count)][:count]:
+        found = detector.detect(image)
+        if len(found):
+            found = found.with_faces(
+                classifier.classify(rectify(image, found.quads), kind=truth["dice"][0]["kind"])
+            )
+        tiles.append(draw(cv2.resize(image, (480, 360)), found.scaled(480 / image.shape[1]), thickness=1))
+    rows = [np.hstack(tiles[i : i + 3]) for i in range(0, len(tiles) - len(tiles) % 3, 3)]
+    cv2.imwrite(str(path), np.vstack(rows))
+
+
+def percent(value) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def write_card(model_path: Path, heldout: Path, out: Path, recipe: dict, train: Path | None = None) -> str:
+    detector = Detector(model_path)
+    classifier = FaceClassifier()
+    held = load(heldout)
+    results = {"held-out": evaluate(detector, held, classifier)}
+    if train is not None:
+        results["training scenes (seen)"] = evaluate(detector, load(train)[:200], classifier)
+    examples(detector, held, classifier, out / "detector_examples.png")
+    one_thread = latency(detector, held[0][1])
+    two = latency(Detector(model_path, threads=2), held[0][1])
+    lines = [
+        "# Model card: die-face detector (`models/detector.onnx`)",
+        "",
+        "Finds the top face of every die in a frame, whatever it shows (card faces, numbers, the",
+        "word CUBES, blanks, pips), as a quadrilateral, with a flag for a die that leans. A small",
+        "centre-net (models/detector_net.py); vision/detector.py decodes it.",
+        "",
+        "## Recipe",
+        "",
+        *(f"    {command}" for command in recipe.get("render", [])),
+        "    python -m models.train_detector --train data/scenes/train --heldout data/scenes/heldout",
+        "",
+        f"Recipe of this file: `{json.dumps(recipe)}`.",
+        "",
+        "Training data: Blender (Cycles) scenes of 1 to 12 physics-settled dice of all three kinds",
+        "on wood, felt, cloth, patterned and glass tables, with cards, chips, cups and resting",
+        "hands, 1 to 3 coloured lights, the camera straight down to 45 degrees, defocus; each",
+        "settled scene filmed by 4 cameras under 4 light rigs. Every sample is a re-shot window",
+        "(zoom 0.5-2.2x, aspect 0.75-1.33, any turn, lens distortion k1 -0.3..0.2, white",
+        "balance, contrast, gamma, shadows, blur, motion blur, noise, JPEG), see",
+        "models/train_detector.py.",
+        "",
+        "Held-out scenes (`--split heldout`) use tables (marble, striped felt, dark glass), light",
+        "rigs, distractor colours and, for Cubes and Square Shooters, face artwork that training",
+        "never uses.",
+        "",
+        "## Results",
+        "",
+        "A die at least half visible must be found; one 15-50% visible may be found or not.",
+        "",
+        "| scenes | images | dice | recall | precision | corner error (median, of face size) "
+        "| cocked flagged | flat dice flagged | faces read right | read right from true quads |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, r in results.items():
+        corner = "n/a" if r["corner_error"] is None else f"{100 * r['corner_error']:.1f}%"
+        lines.append(
+            f"| {name} | {r['images']} | {r['dice']} | {percent(r['recall'])} | {percent(r['precision'])} | "
+            f"{corner} | {percent(r['cocked_flagged'])} of {r['cocked_dice']} | "
+            f"{percent(r['flat_flagged'])} | {percent(r['read_right'])} | "
+            f"{percent(r['read_right_true_quads'])} |"
+        )
+    lines += ["", "Held-out, by table:", "", "| table | dice | recall | false finds |", "|---|---|---|---|"]
+    for name, r in results["held-out"]["per_table"].items():
+        lines.append(f"| {name} | {r['dice']} | {percent(r['recall'])} | {r['false_finds']} |")
+    lines += [
+        "",
+        "Targets (issue 5): recall and precision at least 99.5%, faces read right at least 99.5%,",
+        'cocked dice flagged at least 90%. "Faces read right" is bounded by the face classifier',
+        "(models/faces.md); the column from true quads separates its errors from the detector's.",
+        "",
+        "## Latency",
+        "",
+        f"One 1280x720 frame, resize included, median of 50: {one_thread:.2f} ms on one thread,",
+        f"{two:.2f} ms on two (this 2-core machine, shared and noisy).",
+        "",
+        "## Examples",
+        "",
+        "Held-out scenes, the detector's quads and the classifier's labels (red: flagged as leaning):",
+        "",
+        "![held-out examples](detector_examples.png)",
+        "",
+        "## Limits",
+        "",
+        "- Trained only on renders; no real photograph has been seen. Dice smaller than about",
+        "  8 pixels across in the 384x288 network input (about 27 pixels in a 1280x720 frame)",
+        "  are beyond it.",
+        "- Frames of any aspect are squeezed to 4:3; training squeezes windows the same way.",
+        "",
+    ]
+    card = "\n".join(lines)
+    (out / "detector.md").write_text(card)
+    (out / "detector_metrics.json").write_text(json.dumps(results, indent=1) + "\n")
+    return card
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=Path(__file__).resolve().parent / "detector.onnx")
+    parser.add_argument("--heldout", type=Path, default=Path("data/scenes/heldout"))
+    parser.add_argument("--train", type=Path, default=None, help="also measure on (some) training scenes")
+    args = parser.parse_args(argv)
+    import onnx
+
+    meta = {p.key: p.value for p in onnx.load(str(args.model)).metadata_props}
+    recipe = json.loads(meta.get("recipe", "{}"))
+    print(write_card(args.model, args.heldout, args.model.parent, recipe, args.train))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

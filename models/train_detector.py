@@ -1,0 +1,306 @@
+"""Train the die-face detector on rendered table scenes, export it to ONNX, measure it.
+
+    python -m datasets.scenes.render --out data/scenes/train --count 400 --views 4
+    python -m datasets.scenes.render --out data/scenes/heldout --count 40 --seed 9000 \
+        --split heldout --views 4
+    python -m models.train_detector --train data/scenes/train --heldout data/scenes/heldout
+
+Writes models/detector.onnx (input size and stride in its metadata) and the model card
+models/detector.md with example pictures (models/detector_examples.png).  Every random choice
+is seeded: the same scenes and arguments give the same model.
+
+Each training sample is a 160x160 window of a scene as the network would see it (scenes are
+resized to the network's 384x288 input), widely re-shot: zoomed 0.5x to 2.2x, squeezed to
+other aspect ratios, turned, bent by lens distortion, recoloured, blurred, noised and JPEG-
+compressed, so the tables and lights of real rooms are not a surprise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from models.detector_net import STRIDE, DetectorNet
+
+INPUT_W, INPUT_H = 384, 288  # the network's input: frames are resized to this
+CROP = 160  # training windows: fully convolutional, so smaller windows train the same weights faster
+SEEN = 0.5  # a die whose top face is at least this visible must be found
+GLIMPSED = 0.15  # one seen less than SEEN but more than this may be found or not: not scored
+
+
+def load_scenes(folder: Path) -> list[tuple[np.ndarray, list[dict]]]:
+    scenes = []
+    for truth_path in sorted(Path(folder).glob("*.json")):
+        truth = json.loads(truth_path.read_text())
+        image = cv2.imread(str(truth_path.with_name(truth["image"])))
+        if image is not None:
+            scenes.append((image, truth["dice"]))
+    return scenes
+
+
+# ---- augmentation: one re-shot window of a scene, with its dice moved along -----------------
+
+
+def window(rng, image: np.ndarray, dice: list[dict], size: int = CROP):
+    """A random re-shot ``size`` window of ``image``; returns it and each die's quad in it."""
+    h, w = image.shape[:2]
+    zoom = math.exp(rng.uniform(math.log(0.5), math.log(2.2)))
+    aspect = math.exp(rng.uniform(math.log(0.75), math.log(1.33)))
+    sx, sy = INPUT_W / w * zoom * math.sqrt(aspect), INPUT_H / h * zoom / math.sqrt(aspect)
+    angle = rng.uniform(0, 2 * math.pi) if rng.random() < 0.5 else 0.0
+    rotation = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    linear = rotation @ np.diag([sx, sy])
+    seen = [d for d in dice if d["visible"] >= SEEN]
+    if seen and rng.random() < 0.85:  # most windows hold dice; some show only table and clutter
+        anchor = np.mean(seen[rng.integers(len(seen))]["quad"], 0)
+    else:
+        anchor = rng.uniform([0, 0], [w, h])
+    shift = rng.uniform(-0.4, 0.4, 2) * size
+    offset = size / 2 + shift - linear @ anchor
+    affine = np.hstack([linear, offset[:, None]]).astype(np.float32)
+    border = tuple(float(v) for v in rng.uniform(0, 255, 3))
+    out = cv2.warpAffine(image, affine, (size, size), flags=cv2.INTER_LINEAR, borderValue=border)
+    quads = [(np.asarray(d["quad"]) @ linear.T + offset).astype(np.float32) for d in dice]
+    if rng.random() < 0.4:
+        out, quads = distort(rng, out, quads, centre=offset + linear @ np.array([w / 2, h / 2]))
+    return out, quads
+
+
+def distort(rng, image, quads, centre):
+    """Barrel or pincushion lens distortion about the frame's centre (k1 on a radius
+    normalised to the network frame's half-diagonal)."""
+    size = image.shape[0]
+    k1 = rng.uniform(-0.3, 0.2)
+    scale = math.hypot(INPUT_W, INPUT_H) / 2
+    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
+    dx, dy = (xs - centre[0]) / scale, (ys - centre[1]) / scale
+    factor = 1 + k1 * (dx * dx + dy * dy)
+    map_x = (centre[0] + dx * factor * scale).astype(np.float32)
+    map_y = (centre[1] + dy * factor * scale).astype(np.float32)
+    out = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+    moved = []
+    for quad in quads:  # the inverse of the map above, by fixed-point iteration
+        undistorted = (quad - centre) / scale
+        point = undistorted.copy()
+        for _ in range(10):
+            point = undistorted / (1 + k1 * (point**2).sum(1, keepdims=True))
+        missed = np.abs(point * (1 + k1 * (point**2).sum(1, keepdims=True)) - undistorted).max()
+        if missed > 1e-3:  # far outside the window, where the map folds over: not a die in it
+            point = np.full_like(point, -100.0)
+        moved.append((point * scale + centre).astype(np.float32))
+    return out, moved
+
+
+def recolour(rng, image: np.ndarray) -> np.ndarray:
+    """Light, white balance, focus, motion and sensor: what differs between cameras and rooms."""
+    img = image.astype(np.float32) / 255
+    img = img * rng.uniform(0.7, 1.3, 3)  # white balance
+    img = (img - 0.5) * rng.uniform(0.6, 1.4) + 0.5 + rng.uniform(-0.25, 0.25)
+    img = np.clip(img, 0, 1) ** math.exp(rng.uniform(-0.5, 0.5))
+    if rng.random() < 0.3:  # a soft shadow or highlight across the window
+        ys, xs = np.mgrid[0 : img.shape[0], 0 : img.shape[1]].astype(np.float32) / img.shape[0]
+        theta = rng.uniform(0, 2 * math.pi)
+        ramp = np.clip((xs * math.cos(theta) + ys * math.sin(theta) - rng.uniform(0, 1)) * 3, 0, 1)
+        img = img * (1 - rng.uniform(-0.3, 0.5) * ramp[..., None])
+    if rng.random() < 0.1:
+        img = np.repeat(img.mean(2, keepdims=True), 3, 2)
+    img = np.clip(img * 255, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.6))
+    elif rng.random() < 0.15:
+        length = int(rng.integers(3, 9))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2] = 1 / length
+        rotate = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        img = cv2.filter2D(img, -1, cv2.warpAffine(kernel, rotate, (length, length)))
+    if rng.random() < 0.6:
+        noise = rng.normal(0, rng.uniform(1, 8), img.shape)
+        img = np.clip(img + noise, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return img
+
+
+# ---- targets ------------------------------------------------------------------------------------
+
+
+def targets(dice: list[dict], quads: list[np.ndarray], size: int = CROP):
+    """Heat map, corner offsets, cocked flags and their weights on the stride-4 grid."""
+    cells = size // STRIDE
+    heat = np.zeros((cells, cells), np.float32)
+    heat_weight = np.ones((cells, cells), np.float32)
+    corners = np.zeros((8, cells, cells), np.float32)
+    cocked = np.zeros((cells, cells), np.float32)
+    box_weight = np.zeros((cells, cells), np.float32)  # where corners and cocked are learnt
+    die_size = np.ones((cells, cells), np.float32)
+    ys, xs = np.mgrid[0:cells, 0:cells].astype(np.float32) + 0.5
+    for die, quad in zip(dice, quads, strict=True):
+        quad = np.asarray(quad, np.float32) / STRIDE
+        centre = quad.mean(0)
+        extent = math.sqrt(max(abs(cv2.contourArea(quad)), 1e-3))
+        if not (0 <= centre[0] < cells and 0 <= centre[1] < cells) or die["visible"] < GLIMPSED:
+            continue
+        inside = ((quad >= -0.15 * extent) & (quad <= cells + 0.15 * extent)).all()
+        cx, cy = int(centre[0]), int(centre[1])
+        near = (slice(max(cy - 1, 0), cy + 2), slice(max(cx - 1, 0), cx + 2))
+        if die["visible"] < SEEN or not inside or extent < 1.0:  # may be found or not
+            heat_weight[max(cy - 2, 0) : cy + 3, max(cx - 2, 0) : cx + 3] = 0
+            continue
+        sigma = max(0.6, extent / 6)
+        gauss = np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * sigma**2))
+        heat = np.maximum(heat, gauss)
+        heat[cy, cx] = 1.0
+        offsets = quad[None, None] - np.stack([xs, ys], -1)[near][:, :, None]  # h x w x 4 x 2
+        corners[(slice(None), *near)] = offsets.reshape(*offsets.shape[:2], 8).transpose(2, 0, 1)
+        cocked[near] = float(die["cocked"])
+        box_weight[near] = 1.0
+        die_size[near] = extent
+    return heat, heat_weight, corners, cocked, box_weight, die_size
+
+
+class Samples(torch.utils.data.IterableDataset):
+    """An endless, seeded stream of augmented windows (each worker has its own seed)."""
+
+    def __init__(self, scenes, seed: int):
+        self.scenes, self.seed = scenes, seed
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng([self.seed, info.id if info else 0])
+        while True:
+            image, dice = self.scenes[rng.integers(len(self.scenes))]
+            crop, quads = window(rng, image, dice)
+            crop = recolour(rng, crop)
+            x = torch.from_numpy(crop.transpose(2, 0, 1).astype(np.float32) / 255)
+            yield (x, *(torch.from_numpy(t) for t in targets(dice, quads)))
+
+
+# ---- loss ---------------------------------------------------------------------------------------
+
+
+def detector_loss(outputs, batch):
+    heat_out, corners_out, cocked_out = outputs
+    heat, heat_weight, corners, cocked, box_weight, die_size = batch
+    p = heat_out[:, 0].clamp(1e-4, 1 - 1e-4)
+    positive = (heat == 1).float()
+    count = positive.sum().clamp(min=1)
+    # centre-net focal loss: near-centre negatives are penalised less
+    pos_loss = -((1 - p) ** 2 * torch.log(p) * positive).sum()
+    neg_loss = -((1 - heat) ** 4 * p**2 * torch.log(1 - p) * (1 - positive) * heat_weight).sum()
+    heat_loss = (pos_loss + neg_loss) / count
+    # corners: the net may start the quad at any corner (a top face has no 'first' corner)
+    boxes = box_weight.sum().clamp(min=1)
+    predicted = corners_out.view(-1, 4, 2, *corners_out.shape[2:])
+    target = corners.view(-1, 4, 2, *corners.shape[2:])
+    errors = torch.stack(
+        [F.smooth_l1_loss(predicted, target.roll(k, 1), reduction="none").sum((1, 2)) for k in range(4)]
+    )
+    corner_loss = (errors.min(0).values / die_size * box_weight).sum() / boxes
+    cocked_loss = (
+        F.binary_cross_entropy(cocked_out[:, 0].clamp(1e-4, 1 - 1e-4), cocked, reduction="none")
+        * box_weight
+        * (1 + 4 * cocked)  # leaning dice are rare
+    ).sum() / boxes
+    return heat_loss + corner_loss + 0.5 * cocked_loss, (heat_loss, corner_loss, cocked_loss)
+
+
+# ---- training -----------------------------------------------------------------------------------
+
+
+def train(scenes, steps: int, batch_size: int, seed: int, width: int, workers: int) -> DetectorNet:
+    from tqdm import tqdm
+
+    torch.manual_seed(seed)
+    model = DetectorNet(width).to(memory_format=torch.channels_last)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.05)
+    loader = torch.utils.data.DataLoader(
+        Samples(scenes, seed), batch_size=batch_size, num_workers=workers, persistent_workers=workers > 0
+    )
+    batches = iter(loader)
+    model.train()
+    progress = tqdm(range(steps), desc="detector", unit="step")
+    for _ in progress:
+        batch = next(batches)
+        x = batch[0].to(memory_format=torch.channels_last)
+        loss, parts = detector_loss(model(x), batch[1:])
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        progress.set_postfix(
+            loss=f"{loss.item():.3f}", heat=f"{parts[0].item():.3f}", corners=f"{parts[1].item():.3f}"
+        )
+    return model.eval()
+
+
+def export(model: DetectorNet, path: Path, recipe: dict) -> None:
+    """One ONNX file; the input size and stride ride in its metadata (vision/detector.py reads them)."""
+    import onnx
+
+    model = model.to(memory_format=torch.contiguous_format).eval()
+    x = torch.rand(1, 3, INPUT_H, INPUT_W)
+    torch.onnx.export(
+        model,
+        (x,),
+        str(path),
+        input_names=["image"],
+        output_names=["heat", "corners", "cocked"],
+        dynamic_shapes=({0: torch.export.Dim("batch")},),
+        external_data=False,
+    )
+    proto = onnx.load(str(path))
+    meta = {"input_width": INPUT_W, "input_height": INPUT_H, "stride": STRIDE, "recipe": json.dumps(recipe)}
+    for key, value in meta.items():
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = key, str(value)
+    onnx.save(proto, str(path))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--train", type=Path, nargs="+", default=[Path("data/scenes/train")])
+    parser.add_argument("--heldout", type=Path, default=Path("data/scenes/heldout"))
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
+    parser.add_argument("--steps", type=int, default=6000)
+    parser.add_argument("--batch", type=int, default=24)
+    parser.add_argument("--width", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    scenes = [scene for folder in args.train for scene in load_scenes(folder)]
+    if not scenes:
+        parser.error(
+            f"no rendered scenes in {', '.join(map(str, args.train))}: render some first (see --help)"
+        )
+    started = time.time()
+    model = train(scenes, args.steps, args.batch, args.seed, args.width, args.workers)
+    recipe = {
+        "seed": args.seed,
+        "steps": args.steps,
+        "batch": args.batch,
+        "width": args.width,
+        "train_images": len(scenes),
+        "train_minutes": round((time.time() - started) / 60, 1),
+    }
+    model_path = args.out / "detector.onnx"
+    export(model, model_path, recipe)
+    from models.detector_card import write_card
+
+    write_card(model_path, args.heldout, args.out, recipe)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

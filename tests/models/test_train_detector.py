@@ -1,0 +1,93 @@
+"""The detector's training code: targets sit on the dice, augmentation moves quads with the
+pixels, the corner loss does not care which corner comes first, and an export obeys the
+contract vision/detector.py reads."""
+
+import cv2
+import numpy as np
+import onnx
+import pytest
+import torch
+
+from models.detector_net import STRIDE, DetectorNet
+from models.train_detector import CROP, INPUT_H, INPUT_W, detector_loss, distort, export, targets, window
+from vision.detector import Detector
+
+
+def square(x, y, side):
+    return np.float32([[x, y], [x + side, y], [x + side, y + side], [x, y + side]])
+
+
+def die(quad, visible=1.0, cocked=False):
+    return {
+        "quad": np.asarray(quad).tolist(),
+        "visible": visible,
+        "cocked": cocked,
+        "label": "1",
+        "kind": "d6",
+    }
+
+
+def test_targets_peak_at_the_face_centre_and_point_to_its_corners():
+    quad = square(40, 60, 24)  # centre (52, 72) px = cell (13, 18)
+    heat, heat_weight, corners, cocked, box_weight, size = targets([die(quad, cocked=True)], [quad])
+    assert heat.shape == (CROP // STRIDE, CROP // STRIDE)
+    assert heat[18, 13] == 1.0 and (heat == 1.0).sum() == 1
+    offsets = corners[:, 18, 13].reshape(4, 2)
+    np.testing.assert_allclose((offsets + [13.5, 18.5]) * STRIDE, quad, atol=1e-4)
+    assert cocked[18, 13] == 1.0 and box_weight[17:20, 12:15].all()
+    assert size[18, 13] == pytest.approx(24 / STRIDE)
+
+
+def test_half_hidden_dice_are_neither_wanted_nor_punished():
+    quad = square(40, 60, 24)
+    heat, heat_weight, *_, box_weight, _ = targets([die(quad, visible=0.3)], [quad])
+    assert heat.max() == 0 and box_weight.max() == 0
+    assert heat_weight[18, 13] == 0 and heat_weight[0, 0] == 1
+
+
+def test_a_window_moves_the_quads_with_the_pixels():
+    image = np.zeros((240, 320, 3), np.uint8)
+    quad = square(150, 100, 20)
+    cv2.fillConvexPoly(image, quad.astype(np.int32), (255, 255, 255))
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        crop, (moved,) = window(rng, image, [die(quad)])
+        centre = moved.mean(0)
+        if 3 <= centre[0] < CROP - 3 and 3 <= centre[1] < CROP - 3:
+            assert crop[int(centre[1]), int(centre[0])].mean() > 128  # the die is where its quad says
+
+
+def test_lens_distortion_moves_points_where_the_pixels_go():
+    rng = np.random.default_rng(0)
+    image = np.zeros((CROP, CROP, 3), np.uint8)
+    quad = square(100, 30, 16)
+    cv2.fillConvexPoly(image, quad.astype(np.int32), (255, 255, 255))
+    for _ in range(5):
+        out, (moved,) = distort(rng, image, [quad], centre=np.float32([20, 140]))
+        centre = moved.mean(0)
+        assert out[int(centre[1]), int(centre[0])].mean() > 128
+
+
+def test_the_corner_loss_takes_the_quad_from_any_corner():
+    model = DetectorNet(4)
+    x = torch.rand(1, 3, CROP, CROP)
+    quad = square(40, 60, 24)
+    batch = [torch.from_numpy(t)[None] for t in targets([die(quad)], [quad])]
+    outputs = model(x)
+    rolled = [torch.from_numpy(t)[None] for t in targets([die(quad)], [np.roll(quad, 1, 0)])]
+    assert detector_loss(outputs, batch)[1][1].item() == pytest.approx(
+        detector_loss(outputs, rolled)[1][1].item()
+    )
+
+
+def test_an_exported_model_meets_the_detector_contract(tmp_path):
+    path = tmp_path / "detector.onnx"
+    export(DetectorNet(4), path, {"seed": 0})
+    meta = {p.key: p.value for p in onnx.load(str(path)).metadata_props}
+    assert (int(meta["input_width"]), int(meta["input_height"]), int(meta["stride"])) == (
+        INPUT_W,
+        INPUT_H,
+        STRIDE,
+    )
+    found = Detector(path).detect(np.zeros((720, 1280, 3), np.uint8))  # an untrained net sees nothing
+    assert len(found) == 0
