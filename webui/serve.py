@@ -48,7 +48,7 @@ def lan_address() -> str:
 def serve(host: str, port: int, database: str | None, source: str | None) -> None:
     path = Path(database) if database else db.default_database()
     shared = host not in LOOPBACK
-    logging.basicConfig(level=logging.WARNING, format="dicescore serve: %(message)s", stream=sys.stderr)
+    logging.basicConfig(level=logging.WARNING, format="dicescore: %(message)s", stream=sys.stderr)
     rolls = open_source(source)  # a bad source fails before the server starts
     app = create_app(
         {
