@@ -140,13 +140,12 @@ def guess_faces(dice: DieReadings, kind: DieKind, count: int | None) -> CameraRo
         faces[i] = next((label for label in choices if free(label)), None)
         taken.add(faces[i] or "")
     missing = count - len(dice) if count is not None and len(dice) < count else 0
-    unsure = [i for i in range(len(dice)) if faces[i] is None or faces[i] != dice.labels[i]]
-    unsure += range(len(dice), len(dice) + missing)
     faces += [None] * missing
     for i, face in enumerate(faces):
         if face is None:
             faces[i] = next(label for label in kind.labels if free(label))
             taken.add(faces[i])
+    unsure = [i for i, face in enumerate(faces) if i >= len(dice) or face != dice.labels[i]]
     top = [[[label, round(float(p), 3)] for label, p in die if label in kind.label_set] for die in dice.tops]
     crops = list(dice.crops) if dice.crops is not None else [None] * len(dice)
     return CameraRoll(faces, top + [[] for _ in range(missing)], unsure, crops + [None] * missing)

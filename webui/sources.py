@@ -1,4 +1,4 @@
-"""Where rolls come from when nobody types them in: the seam for the camera.
+"""Where rolls come from when nobody types them in: a camera, a recording, the demo.
 
 A source yields settled rolls; ``feed`` appends each one to the table's game (the newest
 game in progress, of the source's die kind, that lets someone roll now) as that player's
