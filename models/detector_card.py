@@ -99,10 +99,13 @@ def evaluate(detector: Detector, scenes, classifier: FaceClassifier | None = Non
             readable = [j for j in must if j in matched]
             kind = dice[0]["kind"]
             labels = [dice[j]["label"] for j in readable]
+            counts[f"must {kind}"] += len(must)
             if readable:
                 crops = rectify(image, [found.quads[matched[j]] for j in readable])
                 read = classifier.classify(crops, kind=kind)
-                counts["read_right"] += sum(r.label == t for r, t in zip(read, labels, strict=True))
+                right = sum(r.label == t for r, t in zip(read, labels, strict=True))
+                counts["read_right"] += right
+                counts[f"read_right {kind}"] += right
             true_read = classifier.classify(rectify(image, [dice[j]["quad"] for j in must]), kind=kind)
             counts["read_right_true_quads"] += sum(
                 r.label == dice[j]["label"] for r, j in zip(true_read, must, strict=True)
@@ -119,6 +122,11 @@ def evaluate(detector: Detector, scenes, classifier: FaceClassifier | None = Non
         "flat_flagged": counts["flat_flagged"] / max(counts["found"] - counts["cocked"], 1),
         "read_right": counts["read_right"] / must if classifier else None,
         "read_right_true_quads": counts["read_right_true_quads"] / must if classifier else None,
+        "read_right_by_kind": {
+            key.split()[1]: counts[f"read_right {key.split()[1]}"] / counts[key]
+            for key in sorted(counts)
+            if key.startswith("must ")
+        },
         "per_table": {
             name: {
                 "dice": c["must"],
@@ -211,6 +219,9 @@ def write_card(model_path: Path, heldout: Path, out: Path, recipe: dict, train: 
             f"{percent(r['flat_flagged'])} | {percent(r['read_right'])} | "
             f"{percent(r['read_right_true_quads'])} |"
         )
+    for name, r in results.items():
+        by_kind = ", ".join(f"{kind} {percent(share)}" for kind, share in r["read_right_by_kind"].items())
+        lines += ["", f"Faces read right by die kind, {name}: {by_kind}."]
     lines += ["", "Held-out, by table:", "", "| table | dice | recall | false finds |", "|---|---|---|---|"]
     for name, r in results["held-out"]["per_table"].items():
         lines.append(f"| {name} | {r['dice']} | {percent(r['recall'])} | {r['false_finds']} |")
