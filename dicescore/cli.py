@@ -93,8 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--source",
         metavar="SRC",
         default="demo",
-        help="where rolls come from: demo (the default: a Cubes game playing itself), "
-        "manual (dice entered on the page), or ROLLS.jsonl (a recording)",
+        help="where rolls come from: demo (the default: the built-in video of a Cubes game, or a "
+        "game playing itself when the video or detector is missing), manual (dice entered on the "
+        "page), ROLLS.jsonl (a recording), or a camera as for `watch`: a webcam index, a video "
+        "file, an image folder, an http/rtsp URL",
     )
     serve.set_defaults(run=serve_command)
 
