@@ -1,26 +1,37 @@
 """Measure the shipped face model through the runtime classifier and write its model card.
 
-``python -m models.face_card`` re-measures models/faces.onnx (its recipe is in its metadata).
+``python -m models.face_card`` re-measures models/faces.onnx (its recipe is in its metadata),
+on rendered crops and on the dice of Blender-rendered scenes: all of data/scenes/heldout, and a
+sample of the training-split scene folders given with ``--train-scenes`` (by default the ones
+the model was trained on).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import tempfile
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from datasets.faces import FAMILIES, HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS
+from scoring.faces import DIE_KINDS
 from vision.faces import FaceClassifier
+from vision.readings import rectify
 
+MODELS = Path(__file__).resolve().parent
+HELDOUT_SCENES = MODELS.parent / "data" / "scenes" / "heldout"
 TRAINED_TEST_SEED = 1001
 HELDOUT_TEST_SEED = 2002
 TEACH_SEED = 3003
 CORNER_TEST_SEED = 5005
+TRAIN_SCENE_SEED = 7007
+TRAIN_SCENE_SAMPLE = 150  # training-split images measured: some hundreds of dice of each kind
 
 
 def read_all(classifier: FaceClassifier, images, batch: int = 512) -> list[str]:
@@ -46,6 +57,49 @@ def accuracy_report(truth, predicted) -> dict:
         "per_class": per_class,
         "worst": (worst, per_class[worst]),
     }
+
+
+def scene_dice(folders, split: str, sample: int | None = None):
+    """Crops rectified from the true quad of every die at least half visible in the rendered
+    scenes of ``split``, with their labels and die kinds, and the number of images read (a
+    seeded sample of ``sample`` images when there are more)."""
+    from models.train_faces import SCENE_SEEN, scene_truths
+
+    scenes, _ = scene_truths(folders, split)
+    if sample is not None and len(scenes) > sample:
+        keep = np.random.default_rng(TRAIN_SCENE_SEED).choice(len(scenes), sample, replace=False)
+        scenes = [scenes[i] for i in sorted(keep)]
+    crops, labels, kinds = [], [], []
+    for image_path, truth in scenes:
+        image = cv2.imread(str(image_path))
+        dice = [die for die in truth["dice"] if die["visible"] >= SCENE_SEEN]
+        if image is None or not dice:
+            continue
+        crops += rectify(image, [die["quad"] for die in dice])
+        labels += [die["label"] for die in dice]
+        kinds += [die["kind"] for die in dice]
+    return crops, labels, kinds, len(scenes)
+
+
+def scene_reports(classifier: FaceClassifier, crops, labels, kinds, batch: int = 512) -> dict[str, dict]:
+    """Accuracy over all dice and per die kind, each crop read with its die's kind mask as the
+    app reads it; an unreadable reading (label None) counts as wrong and as ``unreadable``."""
+    predicted = [NONE] * len(crops)
+    for kind in dict.fromkeys(kinds):
+        index = [i for i, k in enumerate(kinds) if k == kind]
+        for start in range(0, len(index), batch):
+            part = index[start : start + batch]
+            for i, reading in zip(
+                part, classifier.classify([crops[i] for i in part], kind=kind), strict=True
+            ):
+                predicted[i] = reading.label or NONE
+    groups = {"all dice": list(range(len(crops)))}
+    groups |= {kind: [i for i, k in enumerate(kinds) if k == kind] for kind in DIE_KINDS if kind in kinds}
+    reports = {}
+    for name, index in groups.items():
+        truth, read = [labels[i] for i in index], [predicted[i] for i in index]
+        reports[name] = accuracy_report(truth, read) | {"unreadable": read.count(NONE) / len(read)}
+    return reports
 
 
 def teach_one_per_face(classifier: FaceClassifier, family: str, seed: int = TEACH_SEED) -> int:
@@ -109,13 +163,26 @@ def confusion_png(path: Path, sets: dict[str, tuple[list[str], list[str]]], labe
     plt.close(fig)
 
 
-def write_card(model_path: Path, test_size: int = 6000, workers: int = 2) -> dict:
-    """Measure ``model_path`` on fresh test sets; write faces.md and faces_confusion.png beside it."""
+def write_card(
+    model_path: Path,
+    test_size: int = 6000,
+    workers: int = 2,
+    heldout_scenes: Path = HELDOUT_SCENES,
+    train_scenes=None,
+) -> dict:
+    """Measure ``model_path`` on fresh test sets and rendered scenes; write faces.md and
+    faces_confusion.png beside it.  ``train_scenes`` (training-split scene folders to sample)
+    defaults to the folders the model was trained on, if any."""
     from models.train_faces import render_pool
 
     recipe = json.loads(
         FaceClassifier(model_path, data_dir=os.devnull).session.get_modelmeta().custom_metadata_map["recipe"]
     )
+    if train_scenes is None:
+        train_scenes = recipe.get("scenes", [])
+    scene_sets = {"held-out": ([heldout_scenes], "heldout", None)}
+    if train_scenes:
+        scene_sets["training-split"] = (list(train_scenes), "train", TRAIN_SCENE_SAMPLE)
     trained_images, trained_truth = render_pool(test_size, TRAINED_TEST_SEED, TRAIN_FAMILIES, workers, "test")
     heldout_images, heldout_truth = render_pool(
         test_size, HELDOUT_TEST_SEED, HELDOUT_FAMILIES, workers, "heldout"
@@ -130,6 +197,12 @@ def write_card(model_path: Path, test_size: int = 6000, workers: int = 2) -> dic
         )
         corner = accuracy_report(corner_truth, read_all(classifier, corner_images))
         latency = latency_ms(FaceClassifier(model_path, data_dir=empty))
+        app_classifier = FaceClassifier(model_path, data_dir=empty)  # the app's confidence threshold
+        scenes = {}
+        for name, (folders, split, sample) in scene_sets.items():
+            crops, scene_truth, kinds, images = scene_dice(folders, split, sample)
+            if crops:
+                scenes[name] = (folders, images, scene_reports(app_classifier, crops, scene_truth, kinds))
     with tempfile.TemporaryDirectory() as folder:
         classifier = FaceClassifier(model_path, data_dir=folder, min_confidence=0.0)
         taught_count = sum(teach_one_per_face(classifier, family) for family in HELDOUT_FAMILIES)
@@ -159,16 +232,45 @@ def write_card(model_path: Path, test_size: int = 6000, workers: int = 2) -> dic
         (f"card corner indices in the six held-out fonts, seed {CORNER_TEST_SEED}", corner),
         (f"held-out families after `learn()` of one example per face ({taught_count} taps)", taught),
     ]
+    for name, (folders, images, reports) in scenes.items():
+        where = f"{scene_folders(folders)}, {images} images"
+        rows.append((f"dice in Blender-rendered {name} scenes ({where}), die-kind mask", reports["all dice"]))
     table_rows = "\n".join(
         f"| {name} | {r['n']:,} | {r['accuracy']:.2%} | {r['worst'][0]} {r['worst'][1]:.1%} |"
         for name, r in rows
     )
+    scene_rows = "\n".join(
+        f"| {name} | {kind} | {r['n']:,} | {r['accuracy']:.1%} | {r['unreadable']:.1%} "
+        f"| {r['worst'][0]} {r['worst'][1]:.0%} |"
+        for name, (_, _, reports) in scenes.items()
+        for kind, r in reports.items()
+    )
+    scene_section = scene_card_section(
+        scenes, scene_rows, heldout_scenes, recipe, app_classifier.min_confidence
+    )
     command = "python -m models.train_faces " + " ".join(
-        f"--{key} {recipe[key]}" for key in ("seed", "epochs", "lr") if key in recipe
+        f"--{key.replace('_', '-')} {recipe[key]}"
+        for key in ("seed", "train_size", "epochs", "lr")
+        if key in recipe
     )
     if recipe.get("init"):
         command += f" --init {recipe['init']}"
+    if recipe.get("scenes"):
+        command += f" --scenes {' '.join(recipe['scenes'])} --scene-copies {recipe['scene_copies']}"
+        command += f" --scene-share {recipe['scene_share']}"
     history = f"\n- {recipe['history']}" if recipe.get("history") else ""
+    scene_data, scene_time = "", ""
+    if recipe.get("scenes"):
+        scene_data = f"""
+- Plus {recipe["scene_crops"]:,} crops cut from {recipe["scene_images"]:,} Blender-rendered table
+  scenes of the train split (datasets/scenes; {scene_folders(recipe["scenes"])}), as the app
+  cuts them (`vision.readings.rectify`): {recipe["scene_copies"]} copies of each die at least half
+  visible (cocked ones too), each from its true quad with every corner moved by up to 6% of the
+  face's side and a random right-angle turn, and {recipe["scene_none_crops"]:,} `none` crops of
+  table, cards, chips and hands away from the dice. Scene crops make
+  {recipe["scene_share"]:.0%} of every epoch (taken in turn from fresh random orders, so each is
+  drawn about equally often); the rest is the whole pool once."""
+        scene_time = f", cutting scene crops {recipe['scene_s'] / 60:.1f} min"
     card = f"""# Face classifier (models/faces.onnx)
 
 Reads the top face of one die from its rectified crop: the 54 Square Shooters card faces,
@@ -186,24 +288,26 @@ face). Runtime: `vision.faces.FaceClassifier` (onnxruntime, numpy, OpenCV).
 - {recipe["parameters"]:,} parameters; file size {size_mb:.2f} MB.
 
 ## Recipe
-- Data: only rendered crops from datasets/faces (no real photos). Training pool:
+- Data: only rendered crops (no real photos). Training pool from datasets/faces:
   {recipe["train_size"]:,} crops from the trained style families ({", ".join(TRAIN_FAMILIES)}),
-  seed {recipe["seed"]}, labels balanced (the 62 faces and `none`).
+  seed {recipe["seed"]}, labels balanced (the 62 faces and `none`).{scene_data}
 - Held out from training entirely: the style families {", ".join(HELDOUT_FAMILIES)}
   (rank beside suit with a jester-face joker; Cubes faces inside a printed frame with square
   or ring pips for the dice) and six fonts.
 - Training: {recipe["epochs"]} epochs, batch {recipe["batch"]}, AdamW (weight decay 5e-4),
   one-cycle learning rate peaking at {recipe["lr"]}, CosFace margin 0.05, label smoothing 0.05,
   a random right-angle turn per quarter-batch. CPU, 2 threads, deterministic algorithms.
-- Time on the 2-core development machine (shared with other jobs): rendering
-  {recipe["render_s"] / 60:.1f} min, training {recipe["train_s"] / 60:.1f} min.
+- Time on the 2-core development machine (shared with other jobs): rendering the pool (or
+  loading it from the cache) {recipe["render_s"] / 60:.1f} min{scene_time}, training
+  {recipe["train_s"] / 60:.1f} min.
 - Rendering speed: {speed:.0f} crops/s from one process (measured while the card was
   written, on the same shared machine); the pool renders in parallel worker processes.
 - Reproduce: `{command}`.{history}
 
 ## Accuracy
 Read through `FaceClassifier.classify(crops, kind=None)`: all {len(labels)} classes, no die-kind
-mask (a mask only removes errors), best label taken even when its confidence is low.
+mask (a mask only removes errors), best label taken even when its confidence is low; except the
+rows on rendered scenes, which are read as the app reads them (see below).
 
 | test set | crops | accuracy | lowest class |
 | --- | --- | --- | --- |
@@ -216,7 +320,7 @@ Five lowest classes per set:
 {chr(10).join(worst_lines)}
 
 Confusion matrices (rows: true face, columns: reading): ![confusion](faces_confusion.png)
-
+{scene_section}
 ## Latency
 9 crops of 64 x 64 px through `FaceClassifier.classify` (preprocessing included), one
 onnxruntime thread: median {latency["median"]:.2f} ms, 90th percentile {latency["p90"]:.2f} ms
@@ -240,15 +344,69 @@ onnxruntime thread: median {latency["median"]:.2f} ms, 90th percentile {latency[
         "taught": taught,
         "latency": latency,
         "size_mb": size_mb,
+        "scenes": {name: reports for name, (_, _, reports) in scenes.items()},
     }
     print(
         {
             k: (v["accuracy"], v["worst"]) if "accuracy" in v else v
             for k, v in summary.items()
-            if k != "size_mb"
+            if k not in ("size_mb", "scenes")
         }
     )
+    for name, reports in summary["scenes"].items():
+        print(f"{name} scenes:", {kind: round(r["accuracy"], 4) for kind, r in reports.items()})
     return summary
+
+
+def scene_folder(folder) -> str:
+    """A scene folder as the card names it: relative to the repository when inside it."""
+    path = Path(folder).resolve()
+    return str(path.relative_to(MODELS.parent)) if path.is_relative_to(MODELS.parent) else str(folder)
+
+
+def scene_folders(folders) -> str:
+    return ", ".join(scene_folder(folder) for folder in folders)
+
+
+def scene_card_section(
+    scenes: dict, scene_rows: str, heldout_scenes: Path, recipe: dict, threshold: float
+) -> str:
+    """The card's part on rendered scenes: what was read, how, and the figures per die kind."""
+    if not scenes:
+        return f"""
+No rendered scenes were measured (none found in {scene_folder(heldout_scenes)}).
+"""
+    trained_on = ""
+    if "training-split" in scenes:
+        folders, images, _ = scenes["training-split"]
+        learnt = sorted(
+            {scene_folder(f) for f in folders} & {scene_folder(f) for f in recipe.get("scenes", [])}
+        )
+        trained_on = (
+            f"Training-split scenes: a seeded sample (seed {TRAIN_SCENE_SEED}) of {images} images from "
+            f"{scene_folders(folders)}"
+        )
+        if learnt:
+            trained_on += (
+                f"; the model was trained on crops of {', '.join(learnt)}, so these figures show what"
+                " it learnt, not how it transfers."
+            )
+        else:
+            trained_on += "."
+    return f"""
+### Dice in rendered table scenes
+These rows come from Blender-rendered scenes (datasets/scenes), not photographs: the crop of
+every die at least half visible, rectified (`vision.readings.rectify`) from its true quad, read
+as the app reads it: `classify(crops, kind=<the die's kind>)` with the app's confidence threshold
+({threshold:g}), so an unsure reading or a `none` (label None, "unreadable") counts as wrong. Held-out
+scenes: {scene_folder(heldout_scenes)}, with tables, lights and distractor colours training scenes never
+use, and the held-out artwork families (framed Cubes faces, rank beside suit; d6 dice keep the
+trained pips and numerals). {trained_on}
+
+| scenes | die kind | crops | right | unreadable | lowest class |
+| --- | --- | --- | --- | --- | --- |
+{scene_rows}
+"""
 
 
 def recipe_scale() -> str:
@@ -257,5 +415,21 @@ def recipe_scale() -> str:
     return f"{COSINE_SCALE:g}"
 
 
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=MODELS / "faces.onnx")
+    parser.add_argument("--test-size", type=int, default=6000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--heldout-scenes", type=Path, default=HELDOUT_SCENES)
+    parser.add_argument(
+        "--train-scenes",
+        type=Path,
+        nargs="*",
+        help="training-split scene folders to sample (default: those the model was trained on)",
+    )
+    args = parser.parse_args(argv)
+    write_card(args.model, args.test_size, args.workers, args.heldout_scenes, args.train_scenes)
+
+
 if __name__ == "__main__":
-    write_card(Path(__file__).resolve().parent / "faces.onnx")
+    main()

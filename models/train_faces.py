@@ -5,6 +5,17 @@ data/faces/), trains FaceNet on it with random right-angle turns, exports
 models/faces.onnx (labels in its metadata and in models/faces_labels.json), then measures
 it through vision.faces.FaceClassifier on freshly rendered test sets and writes the model
 card models/faces.md with its confusion matrix models/faces_confusion.png.
+
+``--scenes DIR ...`` adds crops cut from Blender-rendered table scenes (datasets/scenes; train
+split only) the way the app cuts them: each die at least half visible, rectified from its true
+quad with jittered corners, several copies a die, plus ``none`` crops of table, cards, chips
+and hands away from the dice.  They make ``--scene-share`` of every epoch, drawn in turn from
+a fresh random order, so a few scenes are oversampled and many are spread over the epochs.
+A pool smaller than a cached one of the same seed is that pool's first crops (crop i depends
+only on (seed, i)), so a fine-tune on seed 5 loads its pool in seconds instead of rendering it:
+
+    python -m models.train_faces --seed 5 --train-size 30000 --epochs 3 --lr 4e-4 \\
+        --init data/faces/checkpoint-5-100000-epoch7.pt --scenes data/scenes/train data/scenes/train12
 """
 
 from __future__ import annotations
@@ -13,9 +24,11 @@ import argparse
 import hashlib
 import json
 import time
+import zlib
 from multiprocessing import get_context
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 from torch.nn import functional as F
@@ -24,12 +37,16 @@ from tqdm import tqdm
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
 from models.face_net import COSINE_SCALE, INPUT_SIZE, FaceNet
 from scoring.faces import ALL_LABELS
+from vision.readings import rectify
 
 MODELS = Path(__file__).resolve().parent
 CACHE = MODELS.parent / "data" / "faces"
 LABELS = ALL_LABELS + (NONE,)
 CHUNK = 1000
 MARGIN = 0.05  # CosFace margin: pulls each class's embeddings together, which prototypes rely on
+SCENE_SEEN = 0.5  # a die at least this visible is one the detector must find, so the model must read it
+SCENE_JITTER = 0.06  # corners moved up to this share of the face's side: the detector's quads are not exact
+DIE_REACH = 2.0  # a top face grown this much about its centre covers the die's sides and shadow
 
 
 def renderer_digest() -> str:
@@ -47,12 +64,29 @@ def _render_chunk(job):
     return images, labels
 
 
+def cached_pool(desc: str, seed: int, n: int, families) -> Path | None:
+    """The smallest cached pool of this seed, families and renderer with at least ``n`` crops.
+
+    Crop i depends only on (seed, i), so a bigger pool's first ``n`` crops are the pool asked for.
+    """
+    head, tail = f"{desc}-{seed}-", f"-{'+'.join(families)[:60]}-{renderer_digest()}.npz"
+    sizes = {}
+    for path in CACHE.glob(f"{head}*{tail}"):
+        size = path.name[len(head) : -len(tail)]
+        if size.isdigit() and int(size) >= n:
+            sizes[path] = int(size)
+    return min(sizes, key=sizes.get) if sizes else None
+
+
 def render_pool(n: int, seed: int, families, workers: int, desc: str):
     """``n`` crops rendered in parallel chunks; identical for any number of workers."""
     key = CACHE / f"{desc}-{seed}-{n}-{'+'.join(families)[:60]}-{renderer_digest()}.npz"
-    if key.exists():
-        data = np.load(key)
-        return data["images"], [str(s) for s in data["labels"]]
+    cached = cached_pool(desc, seed, n, families)
+    if cached is not None:
+        data = np.load(cached)
+        images = data["images"]
+        # a copy, so the rest of a bigger pool is not kept in memory
+        return (images[:n].copy() if len(images) > n else images), [str(s) for s in data["labels"][:n]]
     jobs = [(min(CHUNK, n - s), seed, tuple(families), s) for s in range(0, n, CHUNK)]
     images, labels = [], []
     with get_context("spawn").Pool(workers) as pool:
@@ -65,6 +99,127 @@ def render_pool(n: int, seed: int, families, workers: int, desc: str):
     return images, labels
 
 
+def scene_truths(folders, split: str) -> tuple[list[tuple[Path, dict]], int]:
+    """(image path, ground truth) of every rendered scene of ``split`` in ``folders``, and how
+    many scenes of another split were skipped.  A JSON whose PNG is not there (a render in
+    progress) or that is still being written is passed over."""
+    found, other = [], 0
+    for folder in folders:
+        for truth_path in sorted(Path(folder).glob("*.json")):
+            try:
+                truth = json.loads(truth_path.read_text())
+            except json.JSONDecodeError:
+                continue
+            image_path = truth_path.with_name(truth["image"])
+            if not image_path.is_file():
+                continue
+            if truth["split"] == split:
+                found.append((image_path, truth))
+            else:
+                other += 1
+    return found, other
+
+
+def face_side(quad) -> float:
+    """Side of a face in pixels: the square root of its area."""
+    return float(np.sqrt(abs(cv2.contourArea(np.float32(quad)))))
+
+
+def jitter_quad(rng, quad) -> np.ndarray:
+    """``quad`` with each corner moved by up to SCENE_JITTER of the face's side along each axis."""
+    quad = np.float32(quad)
+    return quad + rng.uniform(-SCENE_JITTER, SCENE_JITTER, quad.shape).astype(np.float32) * face_side(quad)
+
+
+def none_quads(rng, truth: dict, count: int, tries: int = 30) -> list[np.ndarray]:
+    """Up to ``count`` die-sized quads inside the picture that touch no die (whole die, any visibility)."""
+    w, h = truth["size"]
+    dice = np.zeros((h, w), np.uint8)
+    for die in truth["dice"]:
+        quad = np.float32(die["quad"])
+        centre = quad.mean(0)
+        cv2.fillPoly(dice, [np.round(centre + (quad - centre) * DIE_REACH).astype(np.int32)], 1)
+    seen = [face_side(d["quad"]) for d in truth["dice"] if d["visible"] >= SCENE_SEEN]
+    typical = float(np.median(seen)) if seen else 0.08 * w
+    quads = []
+    for _ in range(tries):
+        if len(quads) == count:
+            break
+        side = typical * rng.uniform(0.7, 1.4)
+        if 2 * side >= min(w, h):
+            continue
+        angle = rng.uniform(0, np.pi / 2)
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        centre = rng.uniform([side, side], [w - side, h - side])
+        # a little perspective, like a die's face seen from a tilted camera
+        quad = (corners @ turn.T + centre + rng.uniform(-0.1, 0.1, (4, 2)) * side).astype(np.float32)
+        place = np.zeros_like(dice)
+        cv2.fillConvexPoly(place, np.round(quad).astype(np.int32), 1)
+        if not (place & dice).any():
+            quads.append(quad)
+    return quads
+
+
+def scene_samples(rng, truth: dict, copies: int) -> list[tuple[np.ndarray, str]]:
+    """The quads to cut from one scene and their labels: ``copies`` jittered quads of each die at
+    least half visible (cocked ones too), and ``copies // 2`` (at least one) ``none`` places."""
+    samples = [
+        (jitter_quad(rng, die["quad"]), die["label"])
+        for die in truth["dice"]
+        if die["visible"] >= SCENE_SEEN
+        for _ in range(copies)
+    ]
+    return samples + [(quad, NONE) for quad in none_quads(rng, truth, max(1, copies // 2))]
+
+
+def scene_crops(folders, copies: int, seed: int) -> tuple[np.ndarray, list[str], int]:
+    """Crops cut from the train-split scenes in ``folders``, their labels, and the scene count.
+
+    Scenes of the held-out split are skipped: they measure transfer and must stay unseen.  Each
+    scene's crops depend only on (seed, folder and file name), so scenes rendered later do not
+    change the crops of earlier ones.
+    """
+    scenes, skipped = scene_truths(folders, "train")
+    if skipped:
+        print(f"skipped {skipped} scenes not of the train split")
+    if not scenes:
+        raise SystemExit(f"no train-split scenes in {', '.join(map(str, folders))}")
+    images, labels, used = [], [], 0
+    for image_path, truth in tqdm(scenes, desc="scenes", unit="scene"):
+        name = f"{image_path.parent.name}/{image_path.name}"
+        rng = np.random.default_rng([seed, zlib.crc32(name.encode())])
+        image = cv2.imread(str(image_path))
+        if image is None:
+            continue
+        used += 1
+        samples = scene_samples(rng, truth, copies)
+        crops = rectify(image, [quad for quad, _ in samples], INPUT_SIZE)
+        # rectify always starts at the top-left corner on screen, so a cyclic roll of the quad's
+        # corners would change nothing: the right-angle turn a detector's corner order brings is made here
+        images += [np.ascontiguousarray(np.rot90(crop, rng.integers(4))) for crop in crops]
+        labels += [label for _, label in samples]
+    return np.stack(images), labels, used
+
+
+def scene_draws(pool_size: int, scene_size: int, scene_share: float) -> int:
+    """Scene crops per epoch, so that they make ``scene_share`` of it beside the whole pool."""
+    return round(pool_size * scene_share / (1 - scene_share)) if scene_size else 0
+
+
+def epoch_order(generator, pool_size: int, scene_size: int, scene_share: float) -> torch.Tensor:
+    """One epoch's crop indices: every pool crop once, and scene crops (indices after the pool's)
+    making ``scene_share`` of the epoch, taken in turn from fresh random orders so each is drawn
+    about as often as any other, however few or many there are."""
+    if not scene_size:
+        return torch.randperm(pool_size, generator=generator)
+    wanted = scene_draws(pool_size, scene_size, scene_share)
+    rounds = -(-wanted // scene_size)
+    scenes = torch.cat([torch.randperm(scene_size, generator=generator) for _ in range(rounds)])[:wanted]
+    order = torch.cat([torch.arange(pool_size), pool_size + scenes])
+    return order[torch.randperm(len(order), generator=generator)]
+
+
 def to_tensor(images: np.ndarray) -> torch.Tensor:
     return (
         torch.from_numpy(images)
@@ -75,23 +230,39 @@ def to_tensor(images: np.ndarray) -> torch.Tensor:
     )
 
 
-def train(images, labels, epochs: int, batch: int, seed: int, lr: float, init: Path | None = None) -> FaceNet:
+def train(
+    images,
+    labels,
+    epochs: int,
+    batch: int,
+    seed: int,
+    lr: float,
+    init: Path | None = None,
+    scenes: tuple[np.ndarray, list[str]] | None = None,
+    scene_share: float = 0.0,
+) -> FaceNet:
+    """FaceNet trained on the pool ``images``; ``scenes`` (crops, labels) make ``scene_share`` of an epoch."""
     torch.manual_seed(seed)
+    pool_size = len(images)
+    scene_size = len(scenes[0]) if scenes is not None else 0
+    if scene_size:
+        images, labels = np.concatenate([images, scenes[0]]), list(labels) + list(scenes[1])
     model = FaceNet(len(LABELS))
     if init is not None:  # continue from an earlier run's weights
         model.load_state_dict(torch.load(init))
     model = model.to(memory_format=torch.channels_last)
     targets = torch.tensor([LABELS.index(label) for label in labels])
     pixels = torch.from_numpy(images)  # N x H x W x 3 uint8, converted per batch to save memory
-    steps = epochs * (len(images) // batch)
+    epoch_size = pool_size + scene_draws(pool_size, scene_size, scene_share)
+    steps = epochs * (epoch_size // batch)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, lr, total_steps=steps, pct_start=0.1)
     generator = torch.Generator().manual_seed(seed)
     model.train()
     bar = tqdm(total=steps, desc="train")
     for epoch in range(epochs):
-        order = torch.randperm(len(images), generator=generator)
-        for b in range(len(images) // batch):
+        order = epoch_order(generator, pool_size, scene_size, scene_share)
+        for b in range(epoch_size // batch):
             idx = order[b * batch : (b + 1) * batch]
             x = to_tensor(pixels[idx].numpy())
             # Dice land turned any way: a random right-angle turn per batch quarter.
@@ -110,7 +281,8 @@ def train(images, labels, epochs: int, batch: int, seed: int, lr: float, init: P
             bar.update()
             bar.set_postfix(loss=f"{loss.item():.3f}")
         CACHE.mkdir(parents=True, exist_ok=True)  # a checkpoint per epoch, to inspect a run midway
-        torch.save(model.state_dict(), CACHE / f"checkpoint-{seed}-{len(images)}-epoch{epoch}.pt")
+        name = f"{seed}-{pool_size}" + (f"-scenes{scene_size}" if scene_size else "")
+        torch.save(model.state_dict(), CACHE / f"checkpoint-{name}-epoch{epoch}.pt")
     bar.close()
     return model.eval()
 
@@ -155,6 +327,18 @@ def main(argv=None):
     parser.add_argument("--test-size", type=int, default=6000)
     parser.add_argument("--out", type=Path, default=MODELS)
     parser.add_argument("--init", type=Path, help="start from these weights (a checkpoint .pt)")
+    parser.add_argument(
+        "--scenes",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="folders of rendered scenes (train split) to cut crops from",
+    )
+    parser.add_argument("--scene-copies", type=int, default=4, help="jittered crops of each die seen")
+    parser.add_argument(
+        "--scene-share", type=float, default=0.35, help="share of each epoch that is scene crops"
+    )
+    parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     args = parser.parse_args(argv)
 
     torch.set_num_threads(2)
@@ -162,7 +346,14 @@ def main(argv=None):
     started = time.time()
     images, labels = render_pool(args.train_size, args.seed, TRAIN_FAMILIES, args.workers, "train")
     rendered = time.time()
-    model = train(images, labels, args.epochs, args.batch, args.seed, args.lr, args.init)
+    scenes, scene_count = None, 0
+    if args.scenes:
+        crops, crop_labels, scene_count = scene_crops(args.scenes, args.scene_copies, args.seed)
+        scenes = (crops, crop_labels)
+    cut = time.time()
+    model = train(
+        images, labels, args.epochs, args.batch, args.seed, args.lr, args.init, scenes, args.scene_share
+    )
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
     model_path = args.out / "faces.onnx"
@@ -173,14 +364,26 @@ def main(argv=None):
         "batch": args.batch,
         "lr": args.lr,
         "render_s": round(rendered - started, 1),
-        "train_s": round(trained - rendered, 1),
+        "train_s": round(trained - cut, 1),
         "parameters": sum(p.numel() for p in model.parameters()),
         "init": str(args.init) if args.init else None,
     }
+    if scenes is not None:
+        recipe |= {
+            "scenes": [str(folder) for folder in args.scenes],
+            "scene_images": scene_count,
+            "scene_crops": len(scenes[1]),
+            "scene_none_crops": scenes[1].count(NONE),
+            "scene_copies": args.scene_copies,
+            "scene_share": args.scene_share,
+            "scene_s": round(cut - rendered, 1),
+        }
+    if args.history:
+        recipe["history"] = args.history
     export(model, model_path, recipe)
     from models.face_card import write_card
 
-    write_card(model_path, args.test_size, args.workers)
+    write_card(model_path, args.test_size, args.workers, train_scenes=args.scenes)
 
 
 if __name__ == "__main__":
