@@ -183,18 +183,23 @@ def scene_job(
         faces = die_faces(rng, kind)
         atlas = tmp / f"die{i}.png"
         cv2.imwrite(str(atlas), draw_atlas(rng, kind, faces, heldout))
-        angle, radius = throw.uniform(0, 2 * np.pi), cluster * np.sqrt(throw.random())
+        if frames is None:  # a still: dropped from above, one after another, never overlapping
+            angle, radius = throw.uniform(0, 2 * np.pi), cluster * np.sqrt(throw.random())
+            start = [radius * np.cos(angle), radius * np.sin(angle), 1.5 + 1.9 * i + throw.uniform(0, 1.5)]
+        else:  # a clip: let go low, side by side, so the dice stay in the fixed camera's view
+            row, column = divmod(i, 3)
+            start = [
+                (column - 1) * 1.9 + throw.uniform(-0.25, 0.25),
+                (row - (count - 1) // 3 / 2) * 1.9 + throw.uniform(-0.25, 0.25),
+                throw.uniform(1.2, 2.5),
+            ]
         dice.append(
             {
                 "atlas": str(atlas),
                 "size": 1.0,
                 "bevel": float(rng.uniform(0.06, 0.16)),
                 "roughness": float(rng.uniform(0.15, 0.5)),
-                "start": [  # dropped from above, one after another, never overlapping
-                    radius * np.cos(angle),
-                    radius * np.sin(angle),
-                    float(1.5 + 1.9 * i + throw.uniform(0, 1.5)),
-                ],
+                "start": [float(v) for v in start],
                 "rotation": throw.uniform(0, 2 * np.pi, 3).tolist(),
             }
         )
@@ -220,6 +225,8 @@ def scene_job(
             cv2.imwrite(item["texture"], draw_card(rng))
         distractors.append(item)
     view = rng.uniform(8, 14) + cluster  # width of table in view, in dice
+    if frames is not None:  # a clip's camera stays put: wide enough for wherever the dice roll
+        view = max(view, 15.0)
     target = [float(rng.normal(0, 0.5)), float(rng.normal(0, 0.5)), 0.0]
     physics_frames = max(75, *(frames or [0]))
     shots = [shot(rng, heldout, view, still=frames is None) for _ in range(views)]
