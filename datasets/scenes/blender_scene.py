@@ -18,7 +18,7 @@ from pathlib import Path
 import bpy  # first: bmesh and bpy_extras exist only once bpy is loaded
 import bmesh
 from bpy_extras.object_utils import world_to_camera_view
-from mathutils import Euler, Vector
+from mathutils import Euler, Matrix, Vector
 
 # A die's faces, in the order of its texture atlas (3 columns x 2 rows): outward normals.
 FACE_NORMALS = [(0, 0, 1), (0, 0, -1), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0)]
@@ -43,6 +43,8 @@ def main(job_path):
     simulate(scene, table, dice, job["physics"])
     if still:  # pin the dice where they settled, then aim cameras at them
         freeze(scene, dice)
+        for lean in job.get("leans", []):
+            lean_on_neighbour(dice, lean["die"], lean["angle"])
         camera, lights = stage(scene, job, [], dice)
     if job.get("hand"):
         add_hand(job["hand"])  # after the physics: the dice never touch it
@@ -326,6 +328,25 @@ def freeze(scene, dice):
     bpy.ops.rigidbody.world_remove()
     for die, pose in zip(dice, poses, strict=True):
         die.matrix_world = pose
+
+
+def lean_on_neighbour(dice, index, degrees):
+    """Stand die ``index`` against its nearest neighbour, tilted by ``degrees`` towards it, its
+    lower edge on the table: a cocked die, which a settled throw gives too rarely to learn from."""
+    leaner = dice[index]
+    others = [die for die in dice if die is not leaner]
+    if not others:
+        return
+    here = leaner.matrix_world.translation
+    support = min(others, key=lambda die: (die.matrix_world.translation - here).xy.length)
+    away = (here - support.matrix_world.translation).xy
+    away = away.normalized() if away.length > 1e-6 else Vector((1, 0))
+    tilt = math.radians(degrees)
+    axis = Vector((-away.y, away.x, 0))  # a positive turn about it tips the top away: turn negative
+    rotation = Matrix.Rotation(-tilt, 4, axis) @ leaner.matrix_world.to_quaternion().to_matrix().to_4x4()
+    reach = 0.5 * (math.cos(tilt) + math.sin(tilt))  # centre to lowest edge, and to the leaning edge
+    place = support.matrix_world.translation.xy + away * (0.5 + reach + 0.02)
+    leaner.matrix_world = Matrix.Translation((place.x, place.y, reach)) @ rotation
 
 
 def truth(scene, camera, die):

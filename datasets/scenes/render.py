@@ -233,6 +233,10 @@ def scene_job(
     still_hand = None
     if frames is None and rng.random() < 0.3:
         still_hand = resting_hand(rng, physics_frames, target, view)
+    leans = []  # dice stood against a neighbour: cocked dice
+    if frames is None and count > 1 and rng.random() < 0.4:
+        for die in rng.choice(count, int(rng.integers(1, 3)), replace=False):
+            leans.append({"die": int(die), "angle": float(rng.uniform(12, 35))})
     return {
         "name": f"scene{index:05d}" + (f"_roll{roll:02d}" if roll is not None else ""),
         "out_dir": str(out),
@@ -261,6 +265,7 @@ def scene_job(
         },
         "frames": frames or [physics_frames],
         "hand": hand_path(rng, hand, target, view) if hand else still_hand,
+        "leans": leans,
         # kept for the ground truth, not used by Blender:
         "labels": labels,
         "kind": kind,
