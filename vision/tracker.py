@@ -216,11 +216,11 @@ def decide(track: list[DieReading], frames: int) -> DieReading:
 
 
 def all_seen_before(dice: DieReadings, before: DieReadings) -> bool:
-    """Every die lies where a die of the last roll lay, showing the same face: nothing was rolled."""
+    """Every die lies where a die of the last roll lay: nothing was rolled (a hand passed over,
+    or took some dice away).  Faces are not compared: a die that has not moved shows the face
+    it showed, and a second look may misread it differently."""
     if len(before) == 0:
         return False
     distance = np.linalg.norm(dice.centers[:, None] - before.centers[None], axis=2)
     nearest = distance.argmin(1)
-    close = distance[np.arange(len(dice)), nearest] < np.maximum(before.sizes[nearest] / 3, 3)
-    same = before.labels[nearest] == dice.labels
-    return bool((close & same).all())
+    return bool((distance[np.arange(len(dice)), nearest] < np.maximum(before.sizes[nearest] / 3, 3)).all())

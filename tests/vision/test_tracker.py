@@ -45,9 +45,10 @@ class Table:
         faces = [Face(misread.get(i, label), 0.9) for i, (_, _, label) in enumerate(self.dice)]
         return readings.with_faces(faces)
 
-    def roll(self, labels, frames=12):
-        """Dice thrown in and tumbling for ``frames`` frames, ending at fixed spots."""
-        spots = [(40 + 45 * (i % 6), 60 + 60 * (i // 6)) for i in range(len(labels))]
+    def roll(self, labels, frames=12, shift=(0, 0)):
+        """Dice thrown in and tumbling for ``frames`` frames, ending at fixed spots (moved by
+        ``shift``: a new throw lands elsewhere)."""
+        spots = [(40 + shift[0] + 45 * (i % 6), 60 + shift[1] + 60 * (i // 6)) for i in range(len(labels))]
         out = []
         for t in range(frames):
             k = frames - 1 - t  # frames left before landing
@@ -102,8 +103,20 @@ def test_event_comes_after_the_settle_time():
 def test_two_rolls_two_events():
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll(["1", "1", "1"]) + still(table, 20))
-    events += run(tracker, table, table.roll(["2", "5", "6"]) + still(table, 20))
+    events += run(tracker, table, table.roll(["2", "5", "6"], shift=(20, 30)) + still(table, 20))
     assert [e.labels for e in events] == [["1", "1", "1"], ["2", "5", "6"]]
+
+
+def test_dice_that_did_not_move_are_not_a_new_roll_however_they_are_read():
+    """A hand waves over settled dice; the second look misreads one: still the same roll."""
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["1", "2", "3"]) + still(table, 20))
+    for t in range(20):
+        table.hand = (60 + 8 * t, 90)
+        events += run(tracker, table, [table.frame()])
+    table.hand = None
+    events += run(tracker, table, still(table, 30), misread={1: "5"})
+    assert [e.labels for e in events] == [["1", "2", "3"]]
 
 
 def test_empty_table_gives_no_event():
