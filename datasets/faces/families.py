@@ -394,9 +394,13 @@ def cube_ink(rng, canvas):
         ink = np.full(3, rng.uniform(0.0, 0.2) if light else rng.uniform(0.85, 1.0))
     else:
         ink = np.clip(1.0 - material + rng.uniform(-0.2, 0.2, 3), 0, 1)
-        if abs(ink.mean() - material.mean()) < 0.3:
+        if abs(luminance(ink) - luminance(material)) < 0.4:  # real dice print in strong contrast
             ink = np.full(3, 0.05 if light else 0.95)
-    return fade(rng, ink, material, 0.35).astype(np.float32)
+    return fade(rng, ink, material, 0.25).astype(np.float32)
+
+
+def luminance(bgr) -> float:
+    return float(0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2])
 
 
 D6_PIPS = {
