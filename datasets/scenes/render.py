@@ -56,8 +56,10 @@ class RendererMissing(RuntimeError):
     """The bpy venv is not installed."""
 
 
-def die_faces(rng, kind: str) -> list[str]:
-    """The six labels of one die, in atlas order (slots 0/1, 2/3, 4/5 are opposite faces)."""
+def die_faces(rng, kind: str, index: int = 0, deck: list[str] | None = None) -> list[str]:
+    """The six labels of die ``index``, in atlas order (slots 0/1, 2/3, 4/5 are opposite
+    faces).  Square Shooters dice share one deck of 52 cards and two jokers, six faces a die,
+    so no card shows twice in a roll of nine: pass the scene's shuffled ``deck``."""
     if kind == "d6":
         pairs = [(1, 6), (2, 5), (3, 4)]
         order = rng.permutation(3)
@@ -69,10 +71,12 @@ def die_faces(rng, kind: str) -> list[str]:
     if kind == "cubes":
         others = list(rng.choice(["BLANK", "1", "2", "3", "4", "5", "6"], 5, replace=False))
         return list(rng.permutation(["CUBES", *others]))
-    labels = list(rng.choice(CARD_LABELS, 6, replace=False))
-    if rng.random() < 0.25:
-        labels[rng.integers(6)] = "JOKER_RED" if rng.random() < 0.5 else "JOKER_BLACK"
-    return labels
+    deck = deck if deck is not None else shuffled_deck(rng)
+    return [str(label) for label in deck[(6 * index) % len(deck) :][:6]]
+
+
+def shuffled_deck(rng) -> list[str]:
+    return [str(label) for label in rng.permutation([*CARD_LABELS, "JOKER_RED", "JOKER_BLACK"])]
 
 
 def die_material(rng, kind: str) -> np.ndarray:
@@ -179,8 +183,9 @@ def scene_job(
     cluster = rng.uniform(1.2, 4.0)  # radius the dice are thrown into: small means touching
     throw = rng if roll is None else np.random.default_rng([seed, index, 1000 + roll])
     dice, labels = [], []
+    deck = shuffled_deck(rng) if kind == "square-shooters" else None
     for i in range(count):
-        faces = die_faces(rng, kind)
+        faces = die_faces(rng, kind, i, deck)
         atlas = tmp / f"die{i}.png"
         cv2.imwrite(str(atlas), draw_atlas(rng, kind, faces, heldout))
         if frames is None:  # a still: dropped from above, one after another, never overlapping

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from datasets.scenes.render import die_faces, scene_job
-from scoring.faces import DIE_KINDS
+from scoring.faces import CARD_LABELS, DIE_KINDS
 from vision.readings import DieReadings, rectify
 from vision.tracker import RollTracker
 
@@ -79,6 +79,12 @@ def test_scene_choices_are_reproducible_without_blender(tmp_path):
         cv2.imread(str(tmp_path / "a" / "die0.png")).tobytes()
         == cv2.imread(str(tmp_path / "b" / "die0.png")).tobytes()
     )
+
+
+def test_nine_card_dice_share_one_deck(tmp_path):
+    job = scene_job(7, 3, "train", tmp_path, tmp_path, kind="square-shooters", count=9)
+    faces = [label for die in job["labels"] for label in die]
+    assert sorted(faces) == sorted([*CARD_LABELS, "JOKER_RED", "JOKER_BLACK"])
 
 
 def test_a_d6_has_opposite_faces_adding_to_seven():
