@@ -10,7 +10,7 @@ models/detector.md with example pictures (models/detector_examples.png).  Every 
 is seeded: the same scenes and arguments give the same model.
 
 Each training sample is a 160x160 window of a scene as the network would see it (scenes are
-resized to the network's 384x288 input), widely re-shot: zoomed 0.5x to 2.2x, squeezed to
+resized to the network's 384x288 input), widely re-shot: zoomed 0.5x to 3x, squeezed to
 other aspect ratios, turned, bent by lens distortion, recoloured, blurred, noised and JPEG-
 compressed, so the tables and lights of real rooms are not a surprise.
 """
@@ -21,6 +21,7 @@ import argparse
 import json
 import math
 import time
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -30,10 +31,33 @@ from torch.nn import functional as F
 
 from models.detector_net import STRIDE, DetectorNet
 
+CHECKPOINTS = Path(__file__).resolve().parent.parent / "data" / "detector"
 INPUT_W, INPUT_H = 384, 288  # the network's input: frames are resized to this
 CROP = 160  # training windows: fully convolutional, so smaller windows train the same weights faster
 SEEN = 0.5  # a die whose top face is at least this visible must be found
 GLIMPSED = 0.15  # one seen less than SEEN but more than this may be found or not: not scored
+NO_DICE_SHARE = 0.12  # windows of pure clutter, no dice: false finds on unseen tables cost most
+
+
+def render_commands(folder: Path) -> list[str]:
+    """The datasets.scenes.render commands that remake ``folder``: one per run of scene numbers."""
+    truths = [json.loads(path.read_text()) for path in sorted(Path(folder).glob("*.json"))]
+    if not truths:
+        return []
+    split = truths[0]["split"]
+    views = Counter(truth["image"][:10] for truth in truths)
+    numbers = sorted({int(name[5:]) for name in views})
+    runs, start = [], numbers[0]
+    for previous, number in zip(numbers, [*numbers[1:], None], strict=True):
+        if number != previous + 1:
+            runs.append((start, previous - start + 1))
+            start = number
+    seed = "--seed 9000 --split heldout" if split == "heldout" else "--seed 0"
+    return [
+        f"python -m datasets.scenes.render --out {folder} --start {first} --count {count} {seed} "
+        f"--views {views[f'scene{first:05d}']}"
+        for first, count in runs
+    ]
 
 
 def load_scenes(folder: Path) -> list[tuple[np.ndarray, list[dict]]]:
@@ -52,14 +76,17 @@ def load_scenes(folder: Path) -> list[tuple[np.ndarray, list[dict]]]:
 def window(rng, image: np.ndarray, dice: list[dict], size: int = CROP):
     """A random re-shot ``size`` window of ``image``; returns it and each die's quad in it."""
     h, w = image.shape[:2]
-    zoom = math.exp(rng.uniform(math.log(0.5), math.log(2.2)))
+    zoom = math.exp(rng.uniform(math.log(0.5), math.log(3.0)))
     aspect = math.exp(rng.uniform(math.log(0.75), math.log(1.33)))
     sx, sy = INPUT_W / w * zoom * math.sqrt(aspect), INPUT_H / h * zoom / math.sqrt(aspect)
     angle = rng.uniform(0, 2 * math.pi) if rng.random() < 0.5 else 0.0
     rotation = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
     linear = rotation @ np.diag([sx, sy])
     seen = [d for d in dice if d["visible"] >= SEEN]
-    if seen and rng.random() < 0.85:  # most windows hold dice; some show only table and clutter
+    leaning = [d for d in seen if d["cocked"]]
+    if leaning and rng.random() < 0.5:  # cocked dice are rare: look at them more often
+        anchor = np.mean(leaning[rng.integers(len(leaning))]["quad"], 0)
+    elif seen and rng.random() < 0.85:  # most windows hold dice; some show only table and clutter
         anchor = np.mean(seen[rng.integers(len(seen))]["quad"], 0)
     else:
         anchor = rng.uniform([0, 0], [w, h])
@@ -97,6 +124,36 @@ def distort(rng, image, quads, centre):
             point = np.full_like(point, -100.0)
         moved.append((point * scale + centre).astype(np.float32))
     return out, moved
+
+
+def clutter(rng, size: int = CROP) -> np.ndarray:
+    """A window with no dice: random textures, blobs, lines and printed marks, so that
+    tables and clutter unlike the rendered ones are not taken for dice."""
+    cells = int(rng.integers(2, 24))
+    noise = rng.random((cells, cells, 3)).astype(np.float32)
+    noise = cv2.resize(noise, (size, size), interpolation=cv2.INTER_CUBIC)
+    base = rng.uniform(0, 1, 3) * (1 - rng.uniform(0, 0.6)) + noise * rng.uniform(0, 0.6)
+    img = np.clip(base, 0, 1)
+    if rng.random() < 0.5:  # veins or grain
+        y, x = np.mgrid[0:size, 0:size].astype(np.float32) / size
+        phase = x * rng.normal(0, 8) + y * rng.normal(0, 8) + noise[..., 0] * rng.uniform(1, 6)
+        waves = np.sin(phase * np.pi)
+        img = img * (1 - rng.uniform(0.1, 0.6) * (np.abs(waves) ** rng.uniform(0.2, 3))[..., None])
+    img = (img * 255).astype(np.uint8)
+    for _ in range(int(rng.integers(0, 25))):
+        colour = tuple(float(c) for c in rng.uniform(0, 255, 3))
+        centre = tuple(int(c) for c in rng.integers(0, size, 2))
+        shape = rng.integers(3)  # no filled squares: seen from straight above, a die's top is one
+        if shape == 0:
+            cv2.circle(img, centre, int(rng.integers(1, 15)), colour, -1, cv2.LINE_AA)
+        elif shape == 1:
+            end = tuple(int(c) for c in rng.integers(0, size, 2))
+            cv2.line(img, centre, end, colour, int(rng.integers(1, 4)), cv2.LINE_AA)
+        else:
+            text = str(rng.choice(["A", "K", "Q", "J", "7", "10", "CUBES", "x", "3"]))
+            scale = rng.uniform(0.3, 1.2)
+            cv2.putText(img, text, centre, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+    return img
 
 
 def recolour(rng, image: np.ndarray) -> np.ndarray:
@@ -177,8 +234,11 @@ class Samples(torch.utils.data.IterableDataset):
         info = torch.utils.data.get_worker_info()
         rng = np.random.default_rng([self.seed, info.id if info else 0])
         while True:
-            image, dice = self.scenes[rng.integers(len(self.scenes))]
-            crop, quads = window(rng, image, dice)
+            if rng.random() < NO_DICE_SHARE:
+                dice, quads, crop = [], [], clutter(rng)
+            else:
+                image, dice = self.scenes[rng.integers(len(self.scenes))]
+                crop, quads = window(rng, image, dice)
             crop = recolour(rng, crop)
             x = torch.from_numpy(crop.transpose(2, 0, 1).astype(np.float32) / 255)
             yield (x, *(torch.from_numpy(t) for t in targets(dice, quads)))
@@ -208,19 +268,24 @@ def detector_loss(outputs, batch):
     cocked_loss = (
         F.binary_cross_entropy(cocked_out[:, 0].clamp(1e-4, 1 - 1e-4), cocked, reduction="none")
         * box_weight
-        * (1 + 4 * cocked)  # leaning dice are rare
+        * (1 + 9 * cocked)  # leaning dice are rare
     ).sum() / boxes
-    return heat_loss + corner_loss + 0.5 * cocked_loss, (heat_loss, corner_loss, cocked_loss)
+    return heat_loss + corner_loss + cocked_loss, (heat_loss, corner_loss, cocked_loss)
 
 
 # ---- training -----------------------------------------------------------------------------------
 
 
-def train(scenes, steps: int, batch_size: int, seed: int, width: int, workers: int) -> DetectorNet:
+def train(
+    scenes, steps: int, batch_size: int, seed: int, width: int, workers: int, init: Path | None = None
+) -> DetectorNet:
     from tqdm import tqdm
 
     torch.manual_seed(seed)
-    model = DetectorNet(width).to(memory_format=torch.channels_last)
+    model = DetectorNet(width)
+    if init is not None:
+        model.load_state_dict(torch.load(init, weights_only=True))
+    model = model.to(memory_format=torch.channels_last)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.05)
     loader = torch.utils.data.DataLoader(
@@ -271,12 +336,13 @@ def main(argv=None) -> int:
     parser.add_argument("--train", type=Path, nargs="+", default=[Path("data/scenes/train")])
     parser.add_argument("--heldout", type=Path, default=Path("data/scenes/heldout"))
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
-    parser.add_argument("--steps", type=int, default=6000)
+    parser.add_argument("--steps", type=int, default=10000)
     parser.add_argument("--batch", type=int, default=24)
-    parser.add_argument("--width", type=int, default=16)
+    parser.add_argument("--width", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--init", type=Path, help="start from these weights (a checkpoint .pt)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     scenes = [scene for folder in args.train for scene in load_scenes(folder)]
@@ -284,14 +350,19 @@ def main(argv=None) -> int:
         parser.error(
             f"no rendered scenes in {', '.join(map(str, args.train))}: render some first (see --help)"
         )
+    render = [command for folder in args.train for command in render_commands(folder)]  # what was read
     started = time.time()
-    model = train(scenes, args.steps, args.batch, args.seed, args.width, args.workers)
+    model = train(scenes, args.steps, args.batch, args.seed, args.width, args.workers, args.init)
+    CHECKPOINTS.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), CHECKPOINTS / f"detector-{args.seed}-{args.steps}-w{args.width}.pt")
     recipe = {
         "seed": args.seed,
         "steps": args.steps,
         "batch": args.batch,
         "width": args.width,
+        "init": str(args.init) if args.init else None,
         "train_images": len(scenes),
+        "render": render + render_commands(args.heldout),
         "train_minutes": round((time.time() - started) / 60, 1),
     }
     model_path = args.out / "detector.onnx"
