@@ -6,7 +6,7 @@
     python -m models.train_detector --train data/scenes/train --heldout data/scenes/heldout
 
 Writes models/detector.onnx (input size and stride in its metadata) and the model card
-models/detector.md with example pictures (models/detector_examples.png).  Every random choice
+models/detector.md with example pictures (models/detector_examples.jpg).  Every random choice
 is seeded: the same scenes and arguments give the same model.
 
 Each training sample is a 160x160 window of a scene as the network would see it (scenes are

@@ -48,6 +48,7 @@ class FaceReading:
     label: str | None
     confidence: float
     top: list[tuple[str, float]] = field(default_factory=list)
+    nothing: float = 0.0  # probability that the crop shows no die face at all
 
 
 def default_data_dir() -> Path:
@@ -106,9 +107,10 @@ class FaceClassifier:
         top = [(self.labels[i], float(probs[i])) for i in order if self.labels[i] != NONE and probs[i] > 0]
         best = self.labels[order[0]]
         confidence = float(probs[order[0]])
+        nothing = float(probs[self.index[NONE]])
         if best == NONE or confidence < self.min_confidence:
-            return FaceReading(None, confidence if best != NONE else 0.0, top[: self.top_k])
-        return FaceReading(best, confidence, top[: self.top_k])
+            return FaceReading(None, confidence if best != NONE else 0.0, top[: self.top_k], nothing)
+        return FaceReading(best, confidence, top[: self.top_k], nothing)
 
     def embed(self, crops) -> np.ndarray:
         """L2-normalised embeddings (N x D) of BGR crops."""

@@ -19,6 +19,9 @@ from vision.detector import Detector
 from vision.faces import FaceClassifier
 from vision.readings import DieReading, DieReadings, rectify
 
+SURE_FIND = 0.8  # detector score from which a find is kept whatever the classifier says
+NOT_A_FACE = 0.7  # classifier's probability of "no face" that drops an unsure find
+
 
 class DiceReader:
     """A detector and a face classifier, reading the faces one die kind may show."""
@@ -36,7 +39,15 @@ class DiceReader:
         if len(found) == 0:
             return found
         crops = rectify(frame, found.quads)
-        return found.with_faces(self.classifier.classify(crops, kind=self.kind), crops)
+        faces = self.classifier.classify(crops, kind=self.kind)
+        # A second opinion on the detector's unsure finds: the classifier knows what is not a
+        # die face (table, card, chip).  Sure finds stay, even unreadable, for a tap to fix.
+        keep = [
+            i
+            for i, face in enumerate(faces)
+            if found.scores[i] >= SURE_FIND or getattr(face, "nothing", 0.0) < NOT_A_FACE
+        ]
+        return found[keep].with_faces([faces[i] for i in keep], [crops[i] for i in keep])
 
 
 @functools.cache

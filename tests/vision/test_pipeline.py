@@ -14,6 +14,7 @@ import vision.faces
 import vision.pipeline
 from dicescore.cli import main
 from vision.detector import Detector, DetectorFileError, decode
+from vision.faces import FaceReading
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw, order_corners, rectify
 
@@ -166,3 +167,30 @@ def test_watch_a_missing_source(capsys):
         main(["watch", "--source", "no/such/clip.avi"])
     assert exit.value.code == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+class FixedDetector:
+    """Finds the same two faces in every frame: one sure (0.9), one unsure (0.5)."""
+
+    def detect(self, frame):
+        quads = np.float32([[[4, 4], [20, 4], [20, 20], [4, 20]], [[30, 4], [46, 4], [46, 20], [30, 20]]])
+        return DieReadings.from_quads(quads, scores=np.float32([0.9, 0.5]))
+
+
+class NothingThere:
+    """Sees no die face in any crop, as on a patch of table."""
+
+    def __init__(self, nothing):
+        self.nothing = nothing
+
+    def classify(self, crops, kind):
+        return [FaceReading(None, 0.0, [("1", 0.05)], self.nothing) for _ in crops]
+
+
+def test_unsure_finds_the_classifier_calls_no_face_are_dropped():
+    frame = np.zeros((32, 64, 3), np.uint8)
+    kept = DiceReader("d6", FixedDetector(), NothingThere(0.95)).read(frame)
+    assert kept.scores.tolist() == [pytest.approx(0.9)]  # the sure find stays, unreadable, for a tap
+    assert kept.labels.tolist() == [None] and len(kept.crops) == 1
+    both = DiceReader("d6", FixedDetector(), NothingThere(0.2)).read(frame)
+    assert len(both) == 2
