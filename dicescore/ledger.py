@@ -12,6 +12,7 @@ import copy
 import json
 import random
 import sqlite3
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -61,11 +62,26 @@ def connect(path: str | Path) -> sqlite3.Connection:
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path, isolation_level=None, timeout=10)
-    connection.execute("PRAGMA journal_mode=WAL")
+    if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        use_wal(connection)
     connection.execute("PRAGMA synchronous=FULL")
     connection.execute("PRAGMA foreign_keys=ON")
     connection.executescript(SCHEMA)
     return connection
+
+
+def use_wal(connection: sqlite3.Connection, tries: int = 100) -> None:
+    """Switch a new database to WAL (it stays WAL in the file).  The switch needs the file to
+    itself and SQLite does not wait for it, so threads opening a new database at once (the
+    camera and a page) retry briefly instead of failing with "database is locked"."""
+    for attempt in range(tries):
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == tries - 1:
+                raise
+            time.sleep(0.02)
 
 
 class Ledger:
