@@ -11,6 +11,7 @@ import argparse
 import json
 import logging
 import sys
+from pathlib import Path
 
 KINDS = ("square-shooters", "cubes", "d6")
 
@@ -50,9 +51,10 @@ def read_command(args: argparse.Namespace) -> None:
     reader = load_reader(args.dice, "read")
     failed = False
     for path in args.images:
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
+        image = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None  # no OpenCV warning
         if image is None:
-            print(f"dicescore read: error: cannot read image {path}", file=sys.stderr)
+            why = "not an image OpenCV can read" if Path(path).is_file() else "no such file"
+            print(f"dicescore read: error: cannot read image {path} ({why})", file=sys.stderr)
             failed = True
             continue
         readings = reader.read(image)
