@@ -299,7 +299,7 @@ def main(argv=None) -> int:
     parser.add_argument("--train", type=Path, nargs="+", default=[Path("data/scenes/train")])
     parser.add_argument("--heldout", type=Path, default=Path("data/scenes/heldout"))
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
-    parser.add_argument("--steps", type=int, default=10000)
+    parser.add_argument("--steps", type=int, default=12000)
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--width", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
