@@ -20,22 +20,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models.train_detector import GLIMPSED, SEEN, load_scenes
 from vision.detector import Detector
 from vision.faces import FaceClassifier
 from vision.pipeline import DiceReader
 from vision.readings import draw, rectify
-
-SEEN, GLIMPSED = 0.5, 0.15
-
-
-def load(folder: Path) -> list[tuple[Path, np.ndarray, dict]]:
-    scenes = []
-    for truth_path in sorted(Path(folder).glob("*.json")):
-        truth = json.loads(truth_path.read_text())
-        image = cv2.imread(str(truth_path.with_name(truth["image"])))
-        if image is not None:
-            scenes.append((truth_path, image, truth))
-    return scenes
 
 
 def in_frame(die: dict, image: np.ndarray) -> bool:
@@ -73,7 +62,7 @@ def match(found, dice, image):
 def evaluate(detector: Detector, scenes, classifier: FaceClassifier | None = None) -> dict:
     counts = Counter()
     errors, per_table = [], {}
-    for _, image, truth in scenes:
+    for image, truth in scenes:
         dice = truth["dice"]
         kind = dice[0]["kind"] if dice else "d6"
         # with a classifier, what `dicescore read` reports: unsure finds it calls no face dropped
@@ -153,7 +142,7 @@ def latency(detector: Detector, image: np.ndarray, repeats: int = 50) -> float:
 
 def examples(detector: Detector, scenes, classifier, path: Path, count: int = 6) -> None:
     tiles = []
-    for _, image, truth in scenes[:: max(1, len(scenes) // count)][:count]:
+    for image, truth in scenes[:: max(1, len(scenes) // count)][:count]:
         found = detector.detect(image)
         if len(found):
             found = found.with_faces(
@@ -181,16 +170,16 @@ def percent(value) -> str:
 def write_card(model_path: Path, heldout: Path, out: Path, recipe: dict, train: Path | None = None) -> str:
     detector = Detector(model_path)
     classifier = FaceClassifier()
-    held = load(heldout)
+    held = load_scenes(heldout)
     results = {
         "held-out, detector alone": evaluate(detector, held),
         "held-out, detector + face check (what `read` reports)": evaluate(detector, held, classifier),
     }
     if train is not None:
-        results["training scenes (seen)"] = evaluate(detector, load(train)[:200], classifier)
+        results["training scenes (seen)"] = evaluate(detector, load_scenes(train)[:200], classifier)
     examples(detector, held, classifier, out / "detector_examples.jpg")
-    one_thread = latency(detector, held[0][1])
-    two = latency(Detector(model_path, threads=2), held[0][1])
+    one_thread = latency(detector, held[0][0])
+    two = latency(Detector(model_path, threads=2), held[0][0])
     lines = [
         "# Model card: die-face detector (`models/detector.onnx`)",
         "",

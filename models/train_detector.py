@@ -59,13 +59,14 @@ def render_commands(folder: Path) -> list[str]:
     ]
 
 
-def load_scenes(folder: Path) -> list[tuple[np.ndarray, list[dict]]]:
+def load_scenes(folder: Path) -> list[tuple[np.ndarray, dict]]:
+    """Every rendered scene in ``folder``: (BGR image, its truth as datasets.scenes wrote it)."""
     scenes = []
     for truth_path in sorted(Path(folder).glob("*.json")):
         truth = json.loads(truth_path.read_text())
         image = cv2.imread(str(truth_path.with_name(truth["image"])))
         if image is not None:
-            scenes.append((image, truth["dice"]))
+            scenes.append((image, truth))
     return scenes
 
 
@@ -200,7 +201,8 @@ class Samples(torch.utils.data.IterableDataset):
         info = torch.utils.data.get_worker_info()
         rng = np.random.default_rng([self.seed, info.id if info else 0])
         while True:
-            image, dice = self.scenes[rng.integers(len(self.scenes))]
+            image, truth = self.scenes[rng.integers(len(self.scenes))]
+            dice = truth["dice"]
             crop, quads = window(rng, image, dice)
             crop = recolour(rng, crop)
             x = torch.from_numpy(crop.transpose(2, 0, 1).astype(np.float32) / 255)
