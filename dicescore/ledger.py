@@ -111,6 +111,10 @@ class Ledger:
         """The game's state, derived by replaying its log."""
         return replay(self.events(game_id))
 
+    def game_names(self) -> list[tuple[int, str]]:
+        """(id, game name) of every game, newest first, without replaying any."""
+        return list(self.db.execute("SELECT id, name FROM games ORDER BY id DESC"))
+
     def games(self) -> list[dict[str, Any]]:
         """Every game, newest first, with its players and whether it has ended."""
         listing = []

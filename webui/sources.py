@@ -167,17 +167,19 @@ def table_game(ledger: Ledger, kind: str | None = None) -> TableGame | None:
     """The game a camera at the table is watching: the newest dice game in progress (of
     die ``kind``, if given) in which someone may roll now, with that player (the one
     whose turn it is, if several)."""
-    for listed in ledger.games():
-        game_class = GAMES.get(listed["game"])
-        if listed["finished"] or game_class is None or game_class.die_kind is None:
+    # Only dice games of the right kind are replayed, newest first, until one can roll: the
+    # camera asks every few seconds, and a household's history of finished games grows.
+    for game_id, name in ledger.game_names():
+        game_class = GAMES.get(name)
+        if game_class is None or game_class.die_kind is None:
             continue
         if kind is not None and game_class.die_kind != kind:
             continue
-        game = ledger.game(listed["id"])
+        game = ledger.game(game_id)
         rollers = [player for player, moves in game.allowed().items() if "roll" in moves]
-        if rollers:
+        if rollers and not game.finished():
             player = game.turn() if game.turn() in rollers else rollers[0]
-            return TableGame(listed["id"], player, game.die_kind, game.dice_per_roll())
+            return TableGame(game_id, player, game.die_kind, game.dice_per_roll())
     return None
 
 

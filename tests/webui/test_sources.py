@@ -6,7 +6,8 @@ import pytest
 from scoring.game import IllegalMove
 from tests.webui.conftest import Api
 from vision.sources import SourceError
-from webui.sources import RecordedRolls, feed, open_source
+from dicescore.ledger import Ledger
+from webui.sources import RecordedRolls, feed, open_source, table_game
 
 
 def recording(tmp_path, *records):
@@ -47,6 +48,23 @@ def test_the_rolls_wait_for_a_game(app, tmp_path):
     game_id = api.new_game()
     thread.join(timeout=10)
     assert sum(api.view(game_id)["totals"].values()) == 10
+
+
+def test_the_camera_watches_the_newest_game_of_its_dice_that_can_roll(app, api, monkeypatch):
+    watched = api.new_game()
+    finished = api.new_game(target=1)
+    api.roll(finished, "1", "2")  # one roll reaches the target: the game is over
+    api.new_game("cubes", ["Cy", "Di"])  # newest, but other dice
+    ledger = Ledger.open(app.config["DATABASE"])
+    replayed = []
+    real_game = ledger.game
+    monkeypatch.setattr(ledger, "game", lambda game_id: replayed.append(game_id) or real_game(game_id))
+
+    target = table_game(ledger, "d6")
+    assert (target.game_id, target.die_kind) == (watched, "d6")
+    assert target.player == api.view(watched)["turn"]
+    assert replayed == [finished, watched]  # the Cubes game is not replayed, nor anything older
+    assert table_game(ledger, "square-shooters") is None
 
 
 def test_bad_sources_are_refused_before_serving(tmp_path):
