@@ -3,10 +3,10 @@ import time
 
 import pytest
 
+from dicescore.ledger import Ledger
 from scoring.game import IllegalMove
 from tests.webui.conftest import Api
 from vision.sources import SourceError
-from dicescore.ledger import Ledger
 from webui.sources import RecordedRolls, feed, open_source, table_game
 
 
