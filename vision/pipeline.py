@@ -43,9 +43,7 @@ class DiceReader:
         # A second opinion on the detector's unsure finds: the classifier knows what is not a
         # die face (table, card, chip).  Sure finds stay, even unreadable, for a tap to fix.
         keep = [
-            i
-            for i, face in enumerate(faces)
-            if found.scores[i] >= SURE_FIND or getattr(face, "nothing", 0.0) < NOT_A_FACE
+            i for i, face in enumerate(faces) if found.scores[i] >= SURE_FIND or face.nothing < NOT_A_FACE
         ]
         return found[keep].with_faces([faces[i] for i in keep], [crops[i] for i in keep])
 
