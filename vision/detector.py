@@ -24,6 +24,7 @@ import onnxruntime as ort
 from vision.readings import DieReadings
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
+MOST_STRETCH = 1.15  # frames further than this from the network's aspect are padded, not stretched
 
 
 class DetectorFileError(RuntimeError):
@@ -59,17 +60,43 @@ class Detector:
         self.min_score = min_score
 
     def detect(self, frame: np.ndarray) -> DieReadings:
-        small = frame
-        while small.shape[1] >= 2 * self.width and small.shape[0] >= 2 * self.height:
-            small = cv2.pyrDown(small)  # halvings, then one linear resize: a quarter of INTER_AREA's time
-        small = cv2.resize(small, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+        small, scale, origin = self.fit(frame)
         batch = np.empty((1, 3, self.height, self.width), np.float32)
         for channel, plane in enumerate(cv2.split(small)):  # 4x faster than a numpy transpose
             batch[0, channel] = plane
         batch *= 1 / 255.0
         heat, corners, cocked = self.session.run(["heat", "corners", "cocked"], {"image": batch})
-        scale = np.float32([frame.shape[1] / self.width, frame.shape[0] / self.height])
-        return decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, scale, self.min_score)
+        found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, 1.0, self.min_score)
+        return found.shifted(-origin).scaled(scale) if origin.any() else found.scaled(scale)
+
+    def fit(self, frame: np.ndarray) -> tuple[np.ndarray, float | np.ndarray, np.ndarray]:
+        """The frame at the network's input size; the factor back to frame pixels; and where
+        the frame's corner lies in the input.  A frame near the network's 4:3 is stretched to
+        it; one further off (16:9, a phone held upright) is shrunk whole and padded, because
+        the detector learnt from windows stretched at most 4:3 either way."""
+        height, width = frame.shape[:2]
+        stretch = (width / height) / (self.width / self.height)
+        padded = not 1 / MOST_STRETCH <= stretch <= MOST_STRETCH
+        fit = min(self.width / width, self.height / height)
+        inner_w, inner_h = (round(width * fit), round(height * fit)) if padded else (self.width, self.height)
+        small = frame
+        while small.shape[1] >= 2 * inner_w and small.shape[0] >= 2 * inner_h:
+            small = cv2.pyrDown(small)  # halvings, then one linear resize: a quarter of INTER_AREA's time
+        small = cv2.resize(small, (inner_w, inner_h), interpolation=cv2.INTER_LINEAR)
+        if not padded:
+            return small, np.float32([width / self.width, height / self.height]), np.zeros(2, np.float32)
+        left, top = (self.width - inner_w) // 2, (self.height - inner_h) // 2
+        fill = [float(v) for v in cv2.mean(small)[:3]]
+        small = cv2.copyMakeBorder(
+            small,
+            top,
+            self.height - inner_h - top,
+            left,
+            self.width - inner_w - left,
+            cv2.BORDER_CONSTANT,
+            value=fill,
+        )
+        return small, 1 / fit, np.float32([left, top])
 
 
 def decode(heat, corners, cocked, stride: int, scale, min_score: float) -> DieReadings:

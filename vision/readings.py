@@ -109,9 +109,13 @@ class DieReadings:
             crops=tuple(crops) if crops is not None else self.crops,
         )
 
-    def scaled(self, factor: float) -> DieReadings:
-        """These dice in a picture resized by ``factor`` (for drawing on a smaller copy)."""
+    def scaled(self, factor) -> DieReadings:
+        """These dice in a picture resized by ``factor``, one number or (x, y) factors."""
         return replace(self, quads=(self.quads * np.float32(factor)).astype(np.float32))
+
+    def shifted(self, offset) -> DieReadings:
+        """These dice with every corner moved by ``offset`` (x, y) pixels."""
+        return replace(self, quads=(self.quads + np.float32(offset)).astype(np.float32))
 
     @property
     def centers(self) -> np.ndarray:

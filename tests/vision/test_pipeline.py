@@ -82,6 +82,19 @@ def test_detector_finds_the_faces_in_frame_coordinates(model):
     assert all(label is None for label in found.labels)
 
 
+def test_a_frame_far_from_4_3_is_padded_not_squashed(model):
+    frame = np.full((480, 270, 3), 200, np.uint8)  # a phone held upright: 9:16
+    detector = Detector(model)
+    small, _, origin = detector.fit(frame)
+    assert small.shape == (H, W, 3) and origin.tolist() == [18, 0]  # shrunk to 27 x 48, centred
+    assert (small[:, 18:45] == 200).all()
+    found = detector.detect(frame)
+    # the stand-in's square faces stay square, at (network pixel - origin) * 10
+    assert np.allclose(found.sizes, 120)
+    centres = sorted(map(tuple, np.round(found.centers).astype(int).tolist()))
+    assert centres == [(0, 140), (240, 340)]
+
+
 def test_decode_keeps_only_local_peaks_above_the_threshold():
     heat = np.zeros((6, 6), np.float32)
     heat[2, 2], heat[2, 3], heat[5, 5] = 0.9, 0.8, 0.3  # a peak, its shoulder, a weak one
