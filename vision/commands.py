@@ -57,7 +57,7 @@ def read_command(args: argparse.Namespace) -> None:
             print(f"dicescore read: error: cannot read image {path} ({why})", file=sys.stderr)
             failed = True
             continue
-        readings = reader.read(image)
+        readings = reader.read(image, still=True)
         if args.json:
             dice = readings.to_json()
             print(json.dumps({"image": path, "dice": dice}), flush=True)

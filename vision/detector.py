@@ -24,6 +24,7 @@ import onnxruntime as ort
 from vision.readings import DieReadings
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
+SURE_ALONE = 0.6  # a still's find seen at one scale only is kept from this score (see merge)
 MOST_STRETCH = 1.15  # frames further than this from the network's aspect are padded, not stretched
 
 
@@ -69,6 +70,28 @@ class Detector:
         found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, 1.0, self.min_score)
         return found.shifted(-origin).scaled(scale) if origin.any() else found.scaled(scale)
 
+    def detect_at_scales(self, frame: np.ndarray) -> DieReadings:
+        """For a still photo, where time is cheap and the dice may be any size: the whole frame,
+        the frame shrunk to half inside a padded border (dice too big for the network), and
+        four overlapping quarters enlarged (dice too small), merged."""
+        height, width = frame.shape[:2]
+        passes = [self.detect(frame)]
+        fill = [float(v) for v in cv2.mean(frame)[:3]]
+        pad_y, pad_x = height // 2, width // 2
+        zoomed_out = cv2.copyMakeBorder(frame, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=fill)
+        passes.append(self.detect(zoomed_out).shifted((-pad_x, -pad_y)))
+        tile_w, tile_h = width * 5 // 8, height * 5 // 8  # quarters overlapping by a quarter
+        for x0 in (0, width - tile_w):
+            for y0 in (0, height - tile_h):
+                found = self.detect(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
+                inside = [
+                    i
+                    for i, quad in enumerate(found.quads)
+                    if _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height)
+                ]
+                passes.append(found[inside].shifted((x0, y0)))
+        return merge(passes)
+
     def fit(self, frame: np.ndarray) -> tuple[np.ndarray, float | np.ndarray, np.ndarray]:
         """The frame at the network's input size; the factor back to frame pixels; and where
         the frame's corner lies in the input.  A frame near the network's 4:3 is stretched to
@@ -108,3 +131,48 @@ def decode(heat, corners, cocked, stride: int, scale, min_score: float) -> DieRe
     quads = (centres[:, None] + offsets) * stride * np.asarray(scale, np.float32)
     order = np.argsort(-heat[ys, xs])
     return DieReadings.from_quads(quads[order], heat[ys, xs][order], cocked[ys, xs][order] >= 0.5)
+
+
+def _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height, margin=2.0) -> bool:
+    """Whether a face found in a tile lies wholly inside it, except along the frame's own edges
+    (a face cut by the tile's edge is found whole by a neighbouring tile)."""
+    left, top = quad.min(0)
+    right, bottom = quad.max(0)
+    return (
+        (x0 == 0 or left > margin)
+        and (y0 == 0 or top > margin)
+        and (x0 + tile_w >= width or right < tile_w - margin)
+        and (y0 + tile_h >= height or bottom < tile_h - margin)
+    )
+
+
+def merge(passes: list[DieReadings], sure: float = SURE_ALONE, support: int = 2) -> DieReadings:
+    """One find per die from several passes: the surest first, then any whose centre is not
+    within half a face of one already kept.  A die must be seen by ``support`` passes, unless
+    one pass is ``sure`` of it: a stray find at one scale is most often not a die."""
+    quads = np.concatenate([found.quads for found in passes]).reshape(-1, 4, 2)
+    everything = DieReadings.from_quads(
+        quads,
+        np.concatenate([found.scores for found in passes]),
+        np.concatenate([found.cocked for found in passes]),
+    )
+    centres, sizes = everything.centers, everything.sizes
+    kept = []
+    for i in np.argsort(-everything.scores, kind="stable"):
+        if all(np.linalg.norm(centres[i] - centres[j]) > 0.5 * max(sizes[i], sizes[j]) for j in kept):
+            kept.append(int(i))
+    seen_by = [
+        sum(
+            bool(len(found))
+            and bool((np.linalg.norm(found.centers - centres[i], axis=1) < 0.5 * sizes[i]).any())
+            for found in passes
+        )
+        for i in kept
+    ]
+    return everything[
+        [
+            i
+            for i, count in zip(kept, seen_by, strict=True)
+            if count >= support or everything.scores[i] >= sure
+        ]
+    ]

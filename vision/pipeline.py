@@ -34,8 +34,10 @@ class DiceReader:
         self.detector = detector if detector is not None else Detector()
         self.classifier = classifier if classifier is not None else FaceClassifier()
 
-    def read(self, frame: np.ndarray) -> DieReadings:
-        found = self.detector.detect(frame)
+    def read(self, frame: np.ndarray, still: bool = False) -> DieReadings:
+        """The dice in ``frame``; a ``still`` (a photo, not a video frame) is searched at
+        several scales, slower but surer when the dice may be any size."""
+        found = self.detector.detect_at_scales(frame) if still else self.detector.detect(frame)
         if len(found) == 0:
             return found
         crops = rectify(frame, found.quads)
@@ -65,4 +67,4 @@ def default_classifier() -> FaceClassifier:
 
 def read_image(bgr: np.ndarray, kind: str = "d6") -> list[DieReading]:
     """Every die found in a BGR image, with its face read as a die of ``kind``."""
-    return list(default_reader(kind).read(bgr))
+    return list(default_reader(kind).read(bgr, still=True))

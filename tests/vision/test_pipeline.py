@@ -13,7 +13,7 @@ import vision.detector
 import vision.faces
 import vision.pipeline
 from dicescore.cli import main
-from vision.detector import Detector, DetectorFileError, decode
+from vision.detector import Detector, DetectorFileError, decode, merge
 from vision.faces import FaceReading
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw, order_corners, rectify
@@ -93,6 +93,36 @@ def test_a_frame_far_from_4_3_is_padded_not_squashed(model):
     assert np.allclose(found.sizes, 120)
     centres = sorted(map(tuple, np.round(found.centers).astype(int).tolist()))
     assert centres == [(0, 140), (240, 340)]
+
+
+def test_merging_passes_keeps_one_find_per_die_seen_twice_or_surely():
+    square = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    one = DieReadings.from_quads([square, square + 100], scores=[0.5, 0.5])
+    other = DieReadings.from_quads([square + 2, square + 200, square + 300], scores=[0.7, 0.45, 0.9])
+    merged = merge([one, other])
+    # the die near (5, 5) once, the surer of its two finds; (105, 105) and (205, 205) were seen
+    # by one pass only and unsurely; (305, 305) by one pass, surely
+    assert np.round(merged.centers).tolist() == [[305, 305], [7, 7]]
+    assert merged.scores.tolist() == pytest.approx([0.9, 0.7])
+
+
+def test_a_still_is_searched_at_several_scales(tmp_path):
+    # The stand-in sees one 12-px face at network pixel (18, 14) whatever it is shown, so each
+    # pass puts it somewhere else in the 640x480 frame, showing how that pass maps back.
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
+    found = detector.detect_at_scales(np.zeros((480, 640, 3), np.uint8))
+    expected = {
+        (180.0, 140.0): 120,  # the whole frame: x10
+        (40.0, 40.0): 240,  # shrunk into a border as wide again: x20, less the border
+        # the four 400x300 quarters: x6.25, plus the quarter's corner; the one at (0, 0)
+        # lies within half a face of the find above and is merged into it
+        (352.5, 87.5): 75,
+        (112.5, 267.5): 75,
+        (352.5, 267.5): 75,
+    }
+    assert (
+        dict(zip(map(tuple, found.centers.tolist()), np.round(found.sizes).tolist(), strict=True)) == expected
+    )
 
 
 def test_decode_keeps_only_local_peaks_above_the_threshold():
