@@ -84,6 +84,7 @@ class FaceClassifier:
         self.top_k = top_k
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
         self.prototypes: dict[str, np.ndarray] = {}
+        self._masks: dict[str | None, np.ndarray] = {}
         self._load_learned()
 
     # ------------------------------------------------------------------ reading
@@ -94,19 +95,27 @@ class FaceClassifier:
         if not crops:
             return []
         cosines, _ = self._cosines(crops)
+        logits = np.where(self._allowed(kind), self.scale * cosines, -np.inf)
+        probs = softmax(logits)
+        # the likeliest labels first: top_k faces, plus room for `none` among them
+        order = np.argsort(-probs, axis=1)[:, : self.top_k + 1]
+        return [self._reading(p, ranked) for p, ranked in zip(probs, order, strict=True)]
+
+    def _allowed(self, kind: str | None) -> np.ndarray:
+        """The labels a die of ``kind`` can show, and `none`, as a mask over the model's labels."""
+        if kind in self._masks:
+            return self._masks[kind]
         allowed = np.zeros(len(self.labels), bool)
         names = self.labels if kind is None else die_kind(kind).labels
         allowed[[self.index[label] for label in names if label in self.index]] = True
         allowed[self.index[NONE]] = True
-        logits = np.where(allowed, self.scale * cosines, -np.inf)
-        probs = softmax(logits)
-        return [self._reading(p) for p in probs]
+        self._masks[kind] = allowed
+        return allowed
 
-    def _reading(self, probs: np.ndarray) -> FaceReading:
-        order = np.argsort(-probs)
-        top = [(self.labels[i], float(probs[i])) for i in order if self.labels[i] != NONE and probs[i] > 0]
-        best = self.labels[order[0]]
-        confidence = float(probs[order[0]])
+    def _reading(self, probs: np.ndarray, ranked: np.ndarray) -> FaceReading:
+        top = [(self.labels[i], float(probs[i])) for i in ranked if self.labels[i] != NONE and probs[i] > 0]
+        best = self.labels[ranked[0]]
+        confidence = float(probs[ranked[0]])
         nothing = float(probs[self.index[NONE]])
         if best == NONE or confidence < self.min_confidence:
             return FaceReading(None, confidence if best != NONE else 0.0, top[: self.top_k], nothing)
