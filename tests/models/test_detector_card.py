@@ -1,0 +1,32 @@
+"""The detector card's re-framing of held-out scenes: the truth moves with the picture."""
+
+import numpy as np
+import pytest
+
+from models.detector_card import reframe
+
+
+def scene():
+    image = np.zeros((240, 320, 3), np.uint8)
+    image[100:120, 140:160] = 255  # one white face, 20 px across, centred on (150, 110)
+    quad = [[140, 100], [160, 100], [160, 120], [140, 120]]
+    return image, {"table": "wood", "dice": [{"quad": quad, "visible": 1.0, "label": "1"}]}
+
+
+def test_a_window_the_size_of_the_render_centred_on_the_dice_only_shifts_them():
+    image, truth = scene()
+    out, moved = reframe(image, truth, (320, 240), (320, 240))
+    assert out.shape == (240, 320, 3)
+    assert np.mean(moved["dice"][0]["quad"], 0).tolist() == pytest.approx([160, 120])
+    assert truth["dice"][0]["quad"][0] == [140, 100]  # the original truth is left alone
+
+
+def test_a_close_up_enlarges_the_dice_and_their_quads_alike():
+    image, truth = scene()
+    out, moved = reframe(image, truth, (160, 120), (1280, 960))  # 8x
+    quad = np.float32(moved["dice"][0]["quad"])
+    assert quad.min(0).tolist() == pytest.approx([560, 400]) and quad.max(0).tolist() == pytest.approx(
+        [720, 560]
+    )
+    inside = out[410:550, 570:710]
+    assert inside.min() > 200 and out[:390].max() < 50  # the white face is where its quad says
