@@ -226,8 +226,9 @@ def write_card(model_path: Path, heldout: Path, out: Path, recipe: dict, train: 
         *(f"    {command}" for command in recipe.get("render", [])),
         f"    python -m models.train_detector --train {' '.join(train_folders(recipe))} "
         f"--heldout data/scenes/heldout --steps {recipe.get('steps')} --width {recipe.get('width')} "
-        f"--seed {recipe.get('seed')}",
+        f"--seed {recipe.get('seed')}" + (f" --init {recipe['init']}" if recipe.get("init") else ""),
         "",
+        *([f"Warm-started: {recipe['history']}", ""] if recipe.get("history") else []),
         f"Recipe of this file: `{json.dumps(recipe)}`.",
         "",
         "Training data: Blender (Cycles) scenes of 1 to 12 physics-settled dice of all three kinds",
@@ -235,9 +236,9 @@ def write_card(model_path: Path, heldout: Path, out: Path, recipe: dict, train: 
         "hands, 1 to 3 coloured lights, the camera straight down to 45 degrees, defocus; each",
         "settled scene filmed by 4 to 12 cameras under as many light rigs (`--views`); scenes",
         "4100 and up and held-out scenes 100 and up have dice stood against a neighbour",
-        "(cocked). The shipped model's scenes were rendered before the one-deck rule for card",
-        "dice and the ink-contrast rule existed (commits d5fead7 and 1cb21fb): the same commands",
-        "now render slightly different faces. Every sample is a re-shot window",
+        "(cocked). Scenes below 5000 were rendered before the one-deck rule for card dice and",
+        "the ink-contrast rule existed (commits d5fead7 and 1cb21fb): the same commands now",
+        "render slightly different faces there. Every sample is a re-shot window",
         "(zoom 0.5-3x, aspect 0.75-1.33, any turn, lens distortion k1 -0.3..0.2, white",
         "balance, contrast, gamma, shadows, blur, motion blur, noise, JPEG), see",
         "models/train_detector.py.",

@@ -296,7 +296,8 @@ face). Runtime: `vision.faces.FaceClassifier` (onnxruntime, numpy, OpenCV).
   or ring pips for the dice) and six fonts.
 - Training: {recipe["epochs"]} epochs, batch {recipe["batch"]}, AdamW (weight decay 5e-4),
   one-cycle learning rate peaking at {recipe["lr"]}, CosFace margin 0.05, label smoothing 0.05,
-  a random right-angle turn per quarter-batch. CPU, 2 threads, deterministic algorithms.
+  a random right-angle turn per quarter-batch. CPU, {recipe.get("threads", 2)} torch threads,
+  deterministic algorithms.
 - Time on the 2-core development machine (shared with other jobs): rendering the pool (or
   loading it from the cache) {recipe["render_s"] / 60:.1f} min{scene_time}, training
   {recipe["train_s"] / 60:.1f} min.

@@ -308,6 +308,7 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--init", type=Path, help="start from these weights (a checkpoint .pt)")
+    parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     scenes = [scene for folder in args.train for scene in load_scenes(folder)]
@@ -326,6 +327,7 @@ def main(argv=None) -> int:
         "batch": args.batch,
         "width": args.width,
         "init": str(args.init) if args.init else None,
+        **({"history": args.history} if args.history else {}),
         "train_images": len(scenes),
         "render": render + render_commands(args.heldout),
         "train_minutes": round((time.time() - started) / 60, 1),

@@ -339,9 +339,10 @@ def main(argv=None):
         "--scene-share", type=float, default=0.35, help="share of each epoch that is scene crops"
     )
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
     args = parser.parse_args(argv)
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     started = time.time()
     images, labels = render_pool(args.train_size, args.seed, TRAIN_FAMILIES, args.workers, "train")
@@ -363,6 +364,7 @@ def main(argv=None):
         "epochs": args.epochs,
         "batch": args.batch,
         "lr": args.lr,
+        "threads": args.threads,
         "render_s": round(rendered - started, 1),
         "train_s": round(trained - cut, 1),
         "parameters": sum(p.numel() for p in model.parameters()),
