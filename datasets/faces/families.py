@@ -186,6 +186,35 @@ def draw_rank_beside_suit(rng, label, canvas, fonts):
     stamp(canvas, suit_mask(rng, suit), left + rank_w + gap + suit_h / 2, S / 2, suit_h, ink)
 
 
+def draw_free_layout(rng, label, canvas, fonts):
+    """Rank and suit apart at a random angle, so no one layout means "ace": the suit above,
+    below or diagonal to the rank, sometimes one small suit in each of two or four corners.
+    Side by side (within 30 degrees of the rank's baseline) is left out: that is the held-out
+    rank_beside_suit family, which must stay unseen to measure transfer."""
+    S = canvas.shape[0]
+    ink = card_ink(rng, label)
+    rank, suit = split(label)
+    mask, squeeze = rank_mask(rng, rank, fonts, condensed=rng.random() < 0.5)
+    if rng.random() < 0.3:  # a centred rank with small suits in the corners
+        h = S * rng.uniform(0.34, 0.48)
+        stamp(canvas, mask, S / 2, S / 2, h, ink, squeeze)
+        small = S * rng.uniform(0.14, 0.2)
+        corners = [(0.18, 0.18), (0.82, 0.82), (0.82, 0.18), (0.18, 0.82)]
+        for i, (x, y) in enumerate(corners[: 2 if rng.random() < 0.5 else 4]):
+            stamp(canvas, suit_mask(rng, suit), S * x, S * y, small, ink, flip=i % 2 == 1)
+        return
+    angle = np.radians(rng.uniform(30, 150) + (180 if rng.random() < 0.5 else 0))
+    direction = np.array([np.cos(angle), np.sin(angle)])  # from rank to suit, y down
+    h = S * rng.uniform(0.26, 0.4)
+    suit_h = h * rng.uniform(0.55, 0.95)
+    distance = (h + suit_h) / 2 + S * rng.uniform(0.02, 0.08)
+    centre = S / 2 + rng.uniform(-0.04, 0.04, 2) * S
+    rank_at = centre - direction * distance / 2
+    suit_at = centre + direction * distance / 2
+    stamp(canvas, mask, rank_at[0], rank_at[1], h, ink, squeeze)
+    stamp(canvas, suit_mask(rng, suit), suit_at[0], suit_at[1], suit_h, ink)
+
+
 CARD_PIPS = {
     "2": [(0.5, 0), (0.5, 1)],
     "3": [(0.5, 0), (0.5, 0.5), (0.5, 1)],
@@ -446,6 +475,7 @@ FAMILIES = {
         Family("card_face", CARD_LABELS, draw_card_face),
         Family("corner_index", CARD_LABELS, draw_corner_index, fills_crop=True),
         Family("big_rank", CARD_LABELS, draw_big_rank),
+        Family("free_layout", CARD_LABELS, draw_free_layout),
         Family("card_pips", CARD_LABELS, draw_card_pips),
         Family("court", tuple(lb for lb in CARD_LABELS if lb[0] in "JQK"), draw_court),
         Family("joker", ("JOKER_BLACK", "JOKER_RED"), draw_joker),

@@ -18,7 +18,16 @@ from datasets.faces.glyphs import TRAIN_FONTS, available, suit_mask, text_mask
 
 NONE = "none"
 CANVAS = 96  # face artwork resolution, before the camera resizes it
-CARD_FAMILIES = {"card_face", "corner_index", "big_rank", "card_pips", "court", "joker", "rank_beside_suit"}
+CARD_FAMILIES = {
+    "card_face",
+    "corner_index",
+    "big_rank",
+    "free_layout",
+    "card_pips",
+    "court",
+    "joker",
+    "rank_beside_suit",
+}
 
 
 def labels_of(families) -> tuple[str, ...]:
