@@ -15,6 +15,7 @@ the metadata (``input_width``, ``input_height``, ``stride``); outputs at 1/strid
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -149,30 +150,24 @@ def _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height, margin=2.0)
 def merge(passes: list[DieReadings], sure: float = SURE_ALONE, support: int = 2) -> DieReadings:
     """One find per die from several passes: the surest first, then any whose centre is not
     within half a face of one already kept.  A die must be seen by ``support`` passes, unless
-    one pass is ``sure`` of it: a stray find at one scale is most often not a die."""
+    one pass is ``sure`` of it: a stray find at one scale is most often not a die.  Whether it
+    leans is the passes' majority vote (a tie leans)."""
     quads = np.concatenate([found.quads for found in passes]).reshape(-1, 4, 2)
-    everything = DieReadings.from_quads(
-        quads,
-        np.concatenate([found.scores for found in passes]),
-        np.concatenate([found.cocked for found in passes]),
-    )
+    scores = np.concatenate([found.scores for found in passes])
+    everything = DieReadings.from_quads(quads, scores)
     centres, sizes = everything.centers, everything.sizes
     kept = []
-    for i in np.argsort(-everything.scores, kind="stable"):
+    for i in np.argsort(-scores, kind="stable"):
         if all(np.linalg.norm(centres[i] - centres[j]) > 0.5 * max(sizes[i], sizes[j]) for j in kept):
             kept.append(int(i))
-    seen_by = [
-        sum(
-            bool(len(found))
-            and bool((np.linalg.norm(found.centers - centres[i], axis=1) < 0.5 * sizes[i]).any())
-            for found in passes
-        )
-        for i in kept
-    ]
-    return everything[
-        [
-            i
-            for i, count in zip(kept, seen_by, strict=True)
-            if count >= support or everything.scores[i] >= sure
-        ]
-    ]
+    chosen, leaning = [], []
+    for i in kept:
+        votes = []  # per pass that sees this die: does its nearest find lean?
+        for found in passes:
+            distances = np.linalg.norm(found.centers - centres[i], axis=1) if len(found) else np.empty(0)
+            if (distances < 0.5 * sizes[i]).any():
+                votes.append(bool(found.cocked[np.argmin(distances)]))
+        if len(votes) >= support or scores[i] >= sure:
+            chosen.append(i)
+            leaning.append(2 * sum(votes) >= len(votes))
+    return replace(everything[chosen], cocked=np.array(leaning, bool))

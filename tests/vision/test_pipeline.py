@@ -106,6 +106,14 @@ def test_merging_passes_keeps_one_find_per_die_seen_twice_or_surely():
     assert merged.scores.tolist() == pytest.approx([0.9, 0.7])
 
 
+def test_merged_passes_vote_on_whether_a_die_leans():
+    square = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    sure_flat = DieReadings.from_quads([square], scores=[0.9], cocked=[False])
+    leaning = DieReadings.from_quads([square + 1], scores=[0.5], cocked=[True])
+    assert merge([sure_flat, leaning, leaning]).cocked.tolist() == [True]  # two of three
+    assert merge([sure_flat, sure_flat, leaning]).cocked.tolist() == [False]
+
+
 def test_a_still_is_searched_at_several_scales(tmp_path):
     # The stand-in sees one 12-px face at network pixel (18, 14) whatever it is shown, so each
     # pass puts it somewhere else in the 640x480 frame, showing how that pass maps back.
