@@ -309,7 +309,7 @@ def write_card(model_path: Path, heldout: Path, out: Path, recipe: dict, train: 
         "  are beyond it.",
         "- The cocked flag is learnt only in part (the cocked column above; target 90%): most",
         "  leaning dice in training are in the scenes from 5000 up, where 9% of dice lean, against",
-        "  1-5% in the older ones. A photo's flag comes from its surest pass, which flags fewer.",
+        "  1-5% in the older ones. A photo's flag is the majority vote of its passes.",
         "- False finds cluster on the held-out marble table (veins read as face edges); the face",
         "  check removes most of them in the app.",
         "- Earlier models, measured by their own cards (detector alone, then through the app's",
