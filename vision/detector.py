@@ -26,6 +26,7 @@ from vision.readings import DieReadings
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
 SURE_ALONE = 0.6  # a still's find seen at one scale only is kept from this score (see merge)
+MIN_TILE = 32  # a photo smaller than this in a quarter is not searched by quarters
 MOST_STRETCH = 1.15  # frames further than this from the network's aspect are padded, not stretched
 
 
@@ -68,8 +69,8 @@ class Detector:
             batch[0, channel] = plane
         batch *= 1 / 255.0
         heat, corners, cocked = self.session.run(["heat", "corners", "cocked"], {"image": batch})
-        found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, 1.0, self.min_score)
-        return found.shifted(-origin).scaled(scale) if origin.any() else found.scaled(scale)
+        found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, self.min_score)
+        return found.shifted(-origin).scaled(scale)
 
     def detect_at_scales(self, frame: np.ndarray) -> DieReadings:
         """For a still photo, where time is cheap and the dice may be any size: the whole frame,
@@ -82,15 +83,15 @@ class Detector:
         zoomed_out = cv2.copyMakeBorder(frame, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=fill)
         passes.append(self.detect(zoomed_out).shifted((-pad_x, -pad_y)))
         tile_w, tile_h = width * 5 // 8, height * 5 // 8  # quarters overlapping by a quarter
-        for x0 in (0, width - tile_w):
-            for y0 in (0, height - tile_h):
-                found = self.detect(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
-                inside = [
-                    i
-                    for i, quad in enumerate(found.quads)
-                    if _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height)
-                ]
-                passes.append(found[inside].shifted((x0, y0)))
+        corners = [(x0, y0) for x0 in (0, width - tile_w) for y0 in (0, height - tile_h)]
+        for x0, y0 in corners if min(tile_w, tile_h) >= MIN_TILE else []:
+            found = self.detect(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
+            inside = [
+                i
+                for i, quad in enumerate(found.quads)
+                if _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height)
+            ]
+            passes.append(found[inside].shifted((x0, y0)))
         return merge(passes)
 
     def fit(self, frame: np.ndarray) -> tuple[np.ndarray, float | np.ndarray, np.ndarray]:
@@ -123,13 +124,14 @@ class Detector:
         return small, 1 / fit, np.float32([left, top])
 
 
-def decode(heat, corners, cocked, stride: int, scale, min_score: float) -> DieReadings:
-    """Peaks of the heat map (local maxima over 3x3 cells above ``min_score``) as dice."""
+def decode(heat, corners, cocked, stride: int, min_score: float) -> DieReadings:
+    """Peaks of the heat map (local maxima over 3x3 cells above ``min_score``) as dice, in the
+    network input's pixels."""
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
     ys, xs = np.nonzero(peaks)
     centres = np.stack([xs, ys], 1).astype(np.float32) + 0.5  # in cells
     offsets = corners[:, ys, xs].T.reshape(-1, 4, 2)
-    quads = (centres[:, None] + offsets) * stride * np.asarray(scale, np.float32)
+    quads = (centres[:, None] + offsets) * stride
     order = np.argsort(-heat[ys, xs])
     return DieReadings.from_quads(quads[order], heat[ys, xs][order], cocked[ys, xs][order] >= 0.5)
 

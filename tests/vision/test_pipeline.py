@@ -133,10 +133,18 @@ def test_a_still_is_searched_at_several_scales(tmp_path):
     )
 
 
+def test_a_tiny_photo_is_searched_whole_without_quarters(model):
+    detector = Detector(model)
+    found = detector.detect_at_scales(np.zeros((20, 30, 3), np.uint8))
+    assert len(found) == 4  # the stand-in's two squares in the whole frame and in the border pass
+    # one pixel: no empty quarters to fail on, and a border of nothing repeats the whole frame
+    assert len(detector.detect_at_scales(np.zeros((1, 1, 3), np.uint8))) == 2
+
+
 def test_decode_keeps_only_local_peaks_above_the_threshold():
     heat = np.zeros((6, 6), np.float32)
     heat[2, 2], heat[2, 3], heat[5, 5] = 0.9, 0.8, 0.3  # a peak, its shoulder, a weak one
-    found = decode(heat, np.zeros((8, 6, 6), np.float32), np.zeros((6, 6), np.float32), 4, (1, 1), 0.4)
+    found = decode(heat, np.zeros((8, 6, 6), np.float32), np.zeros((6, 6), np.float32), 4, 0.4)
     assert len(found) == 1 and found.scores[0] == pytest.approx(0.9)
 
 
