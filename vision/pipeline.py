@@ -66,5 +66,6 @@ def default_classifier() -> FaceClassifier:
 
 
 def read_image(bgr: np.ndarray, kind: str = "d6") -> list[DieReading]:
-    """Every die found in a BGR image, with its face read as a die of ``kind``."""
+    """Every die found in a BGR photo (searched at several scales, see ``DiceReader.read``),
+    with its face read as a die of ``kind``."""
     return list(default_reader(kind).read(bgr, still=True))
