@@ -32,6 +32,11 @@ def in_frame(die: dict, image: np.ndarray) -> bool:
     return 0 <= centre[0] < image.shape[1] and 0 <= centre[1] < image.shape[0]
 
 
+def scene_kind(truth: dict) -> str:
+    """The die kind a scene's dice are (one kind a scene); an empty table reads as pip dice."""
+    return truth["dice"][0]["kind"] if truth["dice"] else "d6"
+
+
 def corner_error(found: np.ndarray, true: np.ndarray) -> float:
     """Mean corner distance over the face's size, for the best cyclic pairing of corners."""
     size = np.sqrt(abs(cv2.contourArea(true.astype(np.float32))))
@@ -68,7 +73,7 @@ def evaluate(
     errors, per_table = [], {}
     for image, truth in scenes:
         dice = truth["dice"]
-        kind = dice[0]["kind"] if dice else "d6"
+        kind = scene_kind(truth)
         # with a classifier, what the app reports: unsure finds it calls no face dropped
         if classifier is not None:
             found = DiceReader(kind, detector, classifier).read(image, still=still)
@@ -167,7 +172,7 @@ def latency(detector: Detector, image: np.ndarray, repeats: int = 50) -> float:
 def examples(detector: Detector, scenes, classifier, path: Path, count: int = 6) -> None:
     tiles = []
     for image, truth in scenes[:: max(1, len(scenes) // count)][:count]:
-        kind = truth["dice"][0]["kind"] if truth["dice"] else "d6"
+        kind = scene_kind(truth)
         found = DiceReader(kind, detector, classifier).read(image)  # as the app shows them
         tiles.append(draw(cv2.resize(image, (480, 360)), found.scaled(480 / image.shape[1]), thickness=1))
     rows = [np.hstack(tiles[i : i + 3]) for i in range(0, len(tiles) - len(tiles) % 3, 3)]

@@ -83,15 +83,17 @@ class Detector:
         zoomed_out = cv2.copyMakeBorder(frame, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=fill)
         passes.append(self.detect(zoomed_out).shifted((-pad_x, -pad_y)))
         tile_w, tile_h = width * 5 // 8, height * 5 // 8  # quarters overlapping by a quarter
-        corners = [(x0, y0) for x0 in (0, width - tile_w) for y0 in (0, height - tile_h)]
-        for x0, y0 in corners if min(tile_w, tile_h) >= MIN_TILE else []:
-            found = self.detect(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
-            inside = [
-                i
-                for i, quad in enumerate(found.quads)
-                if _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height)
-            ]
-            passes.append(found[inside].shifted((x0, y0)))
+        if min(tile_w, tile_h) < MIN_TILE:
+            return merge(passes)
+        for x0 in (0, width - tile_w):
+            for y0 in (0, height - tile_h):
+                found = self.detect(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
+                inside = [
+                    i
+                    for i, quad in enumerate(found.quads)
+                    if _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height)
+                ]
+                passes.append(found[inside].shifted((x0, y0)))
         return merge(passes)
 
     def fit(self, frame: np.ndarray) -> tuple[np.ndarray, float | np.ndarray, np.ndarray]:
