@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import time
 import zlib
 from multiprocessing import get_context
@@ -220,14 +221,9 @@ def epoch_order(generator, pool_size: int, scene_size: int, scene_share: float) 
     return order[torch.randperm(len(order), generator=generator)]
 
 
-def to_tensor(images: np.ndarray) -> torch.Tensor:
-    return (
-        torch.from_numpy(images)
-        .permute(0, 3, 1, 2)
-        .float()
-        .div_(255)
-        .contiguous(memory_format=torch.channels_last)
-    )
+def to_tensor(images: torch.Tensor) -> torch.Tensor:
+    """N x H x W x 3 uint8 -> N x 3 x H x W float 0..1, channels-last, on the images' device."""
+    return images.permute(0, 3, 1, 2).float().div_(255).contiguous(memory_format=torch.channels_last)
 
 
 def train(
@@ -240,8 +236,13 @@ def train(
     init: Path | None = None,
     scenes: tuple[np.ndarray, list[str]] | None = None,
     scene_share: float = 0.0,
+    device: str = "cpu",
 ) -> FaceNet:
-    """FaceNet trained on the pool ``images``; ``scenes`` (crops, labels) make ``scene_share`` of an epoch."""
+    """FaceNet trained on the pool ``images``; ``scenes`` (crops, labels) make ``scene_share`` of an epoch.
+
+    On ``device="cuda"`` the whole pool is moved to the GPU once, as uint8, and batches are cut there.
+    The crop order and turns come from a CPU generator either way, so they do not depend on the device.
+    """
     torch.manual_seed(seed)
     pool_size = len(images)
     scene_size = len(scenes[0]) if scenes is not None else 0
@@ -249,10 +250,11 @@ def train(
         images, labels = np.concatenate([images, scenes[0]]), list(labels) + list(scenes[1])
     model = FaceNet(len(LABELS))
     if init is not None:  # continue from an earlier run's weights
-        model.load_state_dict(torch.load(init))
-    model = model.to(memory_format=torch.channels_last)
-    targets = torch.tensor([LABELS.index(label) for label in labels])
-    pixels = torch.from_numpy(images)  # N x H x W x 3 uint8, converted per batch to save memory
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    model = model.to(device, memory_format=torch.channels_last)
+    targets = torch.tensor([LABELS.index(label) for label in labels], device=device)
+    # N x H x W x 3 uint8, converted per batch to save memory
+    pixels = torch.from_numpy(images).to(device)
     epoch_size = pool_size + scene_draws(pool_size, scene_size, scene_share)
     steps = epochs * (epoch_size // batch)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
@@ -263,8 +265,8 @@ def train(
     for epoch in range(epochs):
         order = epoch_order(generator, pool_size, scene_size, scene_share)
         for b in range(epoch_size // batch):
-            idx = order[b * batch : (b + 1) * batch]
-            x = to_tensor(pixels[idx].numpy())
+            idx = order[b * batch : (b + 1) * batch].to(device)
+            x = to_tensor(pixels[idx])
             # Dice land turned any way: a random right-angle turn per batch quarter.
             turns = torch.randint(0, 4, (4,), generator=generator)
             quarters = x.chunk(4)
@@ -282,9 +284,10 @@ def train(
             bar.set_postfix(loss=f"{loss.item():.3f}")
         CACHE.mkdir(parents=True, exist_ok=True)  # a checkpoint per epoch, to inspect a run midway
         name = f"{seed}-{pool_size}" + (f"-scenes{scene_size}" if scene_size else "")
-        torch.save(model.state_dict(), CACHE / f"checkpoint-{name}-epoch{epoch}.pt")
+        weights = {key: value.cpu() for key, value in model.state_dict().items()}
+        torch.save(weights, CACHE / f"checkpoint-{name}-epoch{epoch}.pt")
     bar.close()
-    return model.eval()
+    return model.cpu().eval()
 
 
 def export(model: FaceNet, path: Path, recipe: dict) -> None:
@@ -340,9 +343,21 @@ def main(argv=None):
     )
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
+    parser.add_argument(
+        "--device", default="cpu", help="where to train: cpu, or cuda when a GPU is there (nothing needs one)"
+    )
+    parser.add_argument(
+        "--no-card",
+        action="store_true",
+        help="export only; write the card later with python -m models.face_card (after training elsewhere)",
+    )
     args = parser.parse_args(argv)
 
     torch.set_num_threads(args.threads)
+    if args.device.startswith("cuda"):
+        # cuBLAS is deterministic only with a fixed workspace; set before CUDA starts
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.backends.cudnn.benchmark = False
     torch.use_deterministic_algorithms(True)
     started = time.time()
     images, labels = render_pool(args.train_size, args.seed, TRAIN_FAMILIES, args.workers, "train")
@@ -353,7 +368,16 @@ def main(argv=None):
         scenes = (crops, crop_labels)
     cut = time.time()
     model = train(
-        images, labels, args.epochs, args.batch, args.seed, args.lr, args.init, scenes, args.scene_share
+        images,
+        labels,
+        args.epochs,
+        args.batch,
+        args.seed,
+        args.lr,
+        args.init,
+        scenes,
+        args.scene_share,
+        args.device,
     )
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -365,6 +389,8 @@ def main(argv=None):
         "batch": args.batch,
         "lr": args.lr,
         "threads": args.threads,
+        "device": args.device,
+        "workers": args.workers,
         "render_s": round(rendered - started, 1),
         "train_s": round(trained - cut, 1),
         "parameters": sum(p.numel() for p in model.parameters()),
@@ -383,6 +409,8 @@ def main(argv=None):
     if args.history:
         recipe["history"] = args.history
     export(model, model_path, recipe)
+    if args.no_card:
+        return
     from models.face_card import write_card
 
     write_card(model_path, args.test_size, args.workers, train_scenes=args.scenes)

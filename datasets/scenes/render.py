@@ -39,6 +39,9 @@ FACE = 128  # pixels per face in a die's texture atlas
 
 # Scene units: a die is 1 across (about 16 mm); gravity is scaled to match.
 TRAIN_TABLES = ("wood", "felt", "cloth", "patterned", "glass")
+# Tables with strong straight edges and speckle, hard negatives for the detector; opt-in
+# (``--tables``) so that folders rendered before them re-render the same.
+MORE_TRAIN_TABLES = ("tiles", "stone", "planks")
 HELDOUT_TABLES = ("marble", "striped_felt", "dark_glass")
 FACE_FAMILIES = {  # the artwork families each kind of die is printed in (training styles)
     "d6": ("d6_pips", "numerals"),
@@ -106,8 +109,14 @@ def draw_atlas(rng, kind: str, labels: list[str], heldout: bool) -> np.ndarray:
     return np.clip(atlas * 255, 0, 255).astype(np.uint8)
 
 
+def greyish(rng, low: float, high: float) -> np.ndarray:
+    """A grey between ``low`` and ``high`` with a slight random tint (BGR)."""
+    return rng.uniform(low, high) * (1 + rng.uniform(-0.2, 0.2, 3))
+
+
 def draw_table(rng, style: str, size: int = 512) -> np.ndarray:
-    """A table-top texture: wood grain, felt, woven cloth, a printed pattern, marble, or a glass tint."""
+    """A table-top texture: wood grain or planks, felt, woven cloth, a printed pattern, tiles,
+    granite, marble, or a glass tint."""
     y, x = np.mgrid[0:size, 0:size].astype(np.float32) / size
     noise = cv2.resize(rng.random((16, 16)).astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
     fine = rng.random((size, size)).astype(np.float32)
@@ -137,6 +146,26 @@ def draw_table(rng, style: str, size: int = 512) -> np.ndarray:
             else:
                 axes = tuple(int(c) for c in rng.integers(5, 50, 2))
                 cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1, cv2.LINE_AA)
+    elif style == "tiles":  # square tiles about a die or several across, with grout lines
+        period = int(rng.integers(4, 13))
+        colour = rng.uniform(0.2, 0.95, 3)
+        cell = (np.floor(x * period) * 7 + np.floor(y * period) * 13) % 5 / 5  # a tint per tile
+        img = colour * (0.85 + 0.15 * cell[..., None]) * (0.95 + 0.05 * fine[..., None])
+        grout = np.minimum((x * period) % 1, (y * period) % 1) < rng.uniform(0.03, 0.08)
+        img[grout] = rng.uniform(0.1, 0.9, 3)
+    elif style == "stone":  # granite: a greyish base with speckles of two or three greyish colours
+        img = np.ones((size, size, 3), np.float32) * greyish(rng, 0.2, 0.8) * (0.9 + 0.2 * noise[..., None])
+        for _ in range(int(rng.integers(2, 4))):
+            speckle = rng.random((size, size)).astype(np.float32)
+            blobs = cv2.GaussianBlur(speckle, (0, 0), rng.uniform(0.8, 2.5))
+            img[blobs > np.quantile(blobs, rng.uniform(0.8, 0.95))] = greyish(rng, 0.0, 1.0)
+    elif style == "planks":  # wood planks: grain along each plank, dark seams between them
+        planks = int(rng.integers(3, 10))
+        row = np.floor(y * planks)
+        base = np.array([rng.uniform(0.1, 0.4), rng.uniform(0.25, 0.55), rng.uniform(0.45, 0.85)])
+        grain = 0.5 + 0.5 * np.sin((y * rng.uniform(80, 200) + noise * 8 + row * 3.1) * np.pi)
+        img = base * (0.75 + 0.25 * grain[..., None]) * (0.85 + 0.3 * ((row * 0.37) % 1)[..., None])
+        img[(y * planks) % 1 < 0.02] *= 0.3
     elif style == "marble":
         veins = np.abs(np.sin((x + y + noise * 3) * rng.uniform(5, 15) * np.pi)) ** 0.3
         img = rng.uniform(0.75, 0.95) * (0.6 + 0.4 * veins[..., None]) * np.ones(3)
@@ -166,6 +195,7 @@ def scene_job(
     count: int | None = None,
     hand: tuple[int, int] | None = None,
     views: int = 1,
+    tables: tuple[str, ...] = TRAIN_TABLES,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
 
@@ -173,7 +203,8 @@ def scene_job(
     dice on the same table (only the throw changes), and ``hand`` = (first, last) frame sends
     a hand waving over the table between those frames.  For stills, ``views`` > 1 films the
     same settled dice from that many cameras under as many light rigs (the physics, the
-    slowest part, is shared).
+    slowest part, is shared).  ``tables`` are the table styles of the train split; the held-out
+    split always uses HELDOUT_TABLES.
     """
     rng = np.random.default_rng([seed, index])
     heldout = split == "heldout"
@@ -209,7 +240,7 @@ def scene_job(
             }
         )
         labels.append(faces)
-    styles = HELDOUT_TABLES if heldout else TRAIN_TABLES
+    styles = HELDOUT_TABLES if heldout else tables
     style = styles[rng.integers(len(styles))]
     table_texture = tmp / "table.png"
     cv2.imwrite(str(table_texture), draw_table(rng, style))
@@ -416,9 +447,24 @@ def main(argv=None) -> int:
     parser.add_argument("--split", choices=("train", "heldout"), default="train")
     parser.add_argument("--size", type=int, nargs=2, default=(320, 240), metavar=("W", "H"))
     parser.add_argument("--views", type=int, default=1, help="cameras and light rigs per settled scene")
+    parser.add_argument(
+        "--tables",
+        nargs="+",
+        choices=TRAIN_TABLES + MORE_TRAIN_TABLES,
+        default=TRAIN_TABLES,
+        help="table styles of the train split (the held-out split keeps its own)",
+    )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
-        render_scene(args.seed, index, args.out, args.split, tuple(args.size), views=args.views)
+        render_scene(
+            args.seed,
+            index,
+            args.out,
+            args.split,
+            tuple(args.size),
+            views=args.views,
+            tables=tuple(args.tables),
+        )
     return 0
 
 

@@ -8,7 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.scenes.render import die_faces, scene_job
+from datasets.scenes.render import (
+    HELDOUT_TABLES,
+    MORE_TRAIN_TABLES,
+    TRAIN_TABLES,
+    die_faces,
+    draw_table,
+    scene_job,
+)
 from scoring.faces import CARD_LABELS, DIE_KINDS
 from vision.readings import DieReadings, rectify
 from vision.tracker import RollTracker
@@ -79,6 +86,23 @@ def test_scene_choices_are_reproducible_without_blender(tmp_path):
         cv2.imread(str(tmp_path / "a" / "die0.png")).tobytes()
         == cv2.imread(str(tmp_path / "b" / "die0.png")).tobytes()
     )
+
+
+def test_train_scenes_use_the_tables_asked_for_and_heldout_scenes_their_own(tmp_path):
+    def style(index, split, **tables):
+        return scene_job(7, index, split, tmp_path, tmp_path, count=1, **tables)["style"]
+
+    assert {style(i, "train") for i in range(20)} <= set(TRAIN_TABLES)
+    extra = {style(i, "train", tables=MORE_TRAIN_TABLES) for i in range(20)}
+    assert extra == set(MORE_TRAIN_TABLES)
+    assert {style(i, "heldout", tables=MORE_TRAIN_TABLES) for i in range(10)} <= set(HELDOUT_TABLES)
+
+
+@pytest.mark.parametrize("style", TRAIN_TABLES + MORE_TRAIN_TABLES + HELDOUT_TABLES)
+def test_every_table_style_draws_a_varied_texture(style):
+    first, second = (draw_table(np.random.default_rng(seed), style, size=64) for seed in (1, 2))
+    assert first.shape == (64, 64, 3) and first.dtype == np.uint8
+    assert not np.array_equal(first, second), "a table's look depends on the seed"
 
 
 def test_nine_card_dice_share_one_deck(tmp_path):
