@@ -29,6 +29,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from datasets.scenes.render import MORE_TRAIN_TABLES, TRAIN_TABLES
 from models.detector_net import STRIDE, DetectorNet
 
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "data" / "detector"
@@ -52,6 +53,11 @@ def render_commands(folder: Path) -> list[str]:
             runs.append((start, previous - start + 1))
             start = number
     seed = "--seed 9000 --split heldout" if split == "heldout" else "--seed 0"
+    # Truths name the table each scene got, not the styles it was drawn from: a train folder
+    # showing any of the extra tables was rendered with the default ones plus those.
+    extra = [style for style in MORE_TRAIN_TABLES if any(truth["table"] == style for truth in truths)]
+    if split != "heldout" and extra:
+        seed += " --tables " + " ".join(TRAIN_TABLES + tuple(extra))
     return [
         f"python -m datasets.scenes.render --out {folder} --start {first} --count {count} {seed} "
         f"--views {views[f'scene{first:05d}']}"

@@ -2,6 +2,8 @@
 pixels, the corner loss does not care which corner comes first, and an export obeys the
 contract vision/detector.py reads."""
 
+import json
+
 import cv2
 import numpy as np
 import onnx
@@ -9,7 +11,17 @@ import pytest
 import torch
 
 from models.detector_net import STRIDE, DetectorNet
-from models.train_detector import CROP, INPUT_H, INPUT_W, detector_loss, distort, export, targets, window
+from models.train_detector import (
+    CROP,
+    INPUT_H,
+    INPUT_W,
+    detector_loss,
+    distort,
+    export,
+    render_commands,
+    targets,
+    window,
+)
 from vision.detector import Detector
 
 
@@ -25,6 +37,29 @@ def die(quad, visible=1.0, cocked=False):
         "label": "1",
         "kind": "d6",
     }
+
+
+def write_truths(folder, scenes, split="train"):
+    """Truth files as datasets.scenes.render names them: {scene number: (views, table)}."""
+    folder.mkdir()
+    for number, (views, table) in scenes.items():
+        for view in range(views):
+            name = f"scene{number:05d}_v{view:02d}"
+            truth = {"image": name + ".png", "split": split, "table": table, "dice": []}
+            (folder / f"{name}.json").write_text(json.dumps(truth))
+
+
+def test_render_commands_remake_each_run_of_scene_numbers(tmp_path):
+    write_truths(tmp_path / "plain", {5: (4, "wood"), 6: (4, "felt"), 9: (4, "cloth")})
+    assert render_commands(tmp_path / "plain") == [
+        f"python -m datasets.scenes.render --out {tmp_path / 'plain'} --start 5 --count 2 --seed 0 --views 4",
+        f"python -m datasets.scenes.render --out {tmp_path / 'plain'} --start 9 --count 1 --seed 0 --views 4",
+    ]
+    write_truths(tmp_path / "tiled", {7: (2, "tiles"), 8: (2, "wood")})
+    assert render_commands(tmp_path / "tiled") == [
+        f"python -m datasets.scenes.render --out {tmp_path / 'tiled'} --start 7 --count 2 --seed 0 "
+        "--tables wood felt cloth patterned glass tiles --views 2"
+    ]
 
 
 def test_targets_peak_at_the_face_centre_and_point_to_its_corners():
