@@ -444,7 +444,10 @@ def trained_where(recipe: dict) -> str:
 def timed_where(recipe: dict) -> str:
     if recipe.get("device", "cpu") == "cpu":
         return "on the 2-core development machine (shared with other jobs)"
-    return f"on one H100 GPU, the pool rendered by {recipe.get('workers', 2)} processes on its 16 CPU cores"
+    where = f"on one {recipe.get('device_name', 'GPU')}"
+    if "cpus" in recipe:
+        where += f" with {recipe['cpus']} CPU cores"
+    return f"{where}, the pool rendered by {recipe.get('workers', 2)} processes"
 
 
 def recipe_scale() -> str:

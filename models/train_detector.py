@@ -55,7 +55,8 @@ def render_commands(folder: Path) -> list[str]:
     seed = "--seed 9000 --split heldout" if split == "heldout" else "--seed 0"
     # Truths name the table each scene got, not the styles it was drawn from: a train folder
     # showing any of the extra tables was rendered with the default ones plus those.
-    extra = [style for style in MORE_TRAIN_TABLES if any(truth["table"] == style for truth in truths)]
+    shown = {truth["table"] for truth in truths}
+    extra = [style for style in MORE_TRAIN_TABLES if style in shown]
     if split != "heldout" and extra:
         seed += " --tables " + " ".join(TRAIN_TABLES + tuple(extra))
     return [

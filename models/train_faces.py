@@ -390,6 +390,8 @@ def main(argv=None):
         "lr": args.lr,
         "threads": args.threads,
         "device": args.device,
+        "device_name": torch.cuda.get_device_name() if args.device.startswith("cuda") else "cpu",
+        "cpus": os.cpu_count(),
         "workers": args.workers,
         "render_s": round(rendered - started, 1),
         "train_s": round(trained - cut, 1),

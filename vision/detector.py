@@ -130,20 +130,13 @@ class Detector:
         return small, 1 / fit, np.float32([left, top])
 
 
-def face_sides(quads: np.ndarray) -> np.ndarray:
-    """Side of each quad (N x 4 x 2) in pixels: the square root of its area (shoelace formula)."""
-    x, y = quads[..., 0], quads[..., 1]
-    area = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(1))
-    return np.sqrt(area)
-
-
 def keep_similar_sizes(found: DieReadings, sure: float = SURE_ALONE, factor: float = ODD_SIZE) -> DieReadings:
     """The finds within ``factor`` to 1/``factor`` of the median side of the sure ones (score at
     least ``sure``); every find when fewer than two are sure, since then there is no size to trust."""
     sure_finds = found.scores >= sure
     if sure_finds.sum() < 2:
         return found
-    sides = face_sides(found.quads)
+    sides = found.sizes
     typical = np.median(sides[sure_finds])
     return found[(sides >= factor * typical) & (sides <= typical / factor)]
 

@@ -13,7 +13,7 @@ import vision.detector
 import vision.faces
 import vision.pipeline
 from dicescore.cli import main
-from vision.detector import Detector, DetectorFileError, decode, face_sides, keep_similar_sizes, merge
+from vision.detector import Detector, DetectorFileError, decode, keep_similar_sizes, merge
 from vision.faces import FaceReading
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw, order_corners, rectify
@@ -110,13 +110,12 @@ def test_finds_far_from_the_size_of_the_sure_dice_are_dropped():
     def square(x, side):
         return np.float32([[x, 0], [x + side, 0], [x + side, side], [x, side]])
 
-    assert face_sides(np.stack([square(0, 40), square(0, 7)])) == pytest.approx([40, 7])
     found = DieReadings.from_quads(
         [square(0, 40), square(100, 44), square(200, 36), square(300, 8), square(400, 17), square(500, 120)],
         scores=[0.9, 0.8, 0.5, 0.45, 0.5, 0.55],
     )
     # sure dice are 40 and 44 px (median 42): 8 px and 120 px are patterns, 17 px and 36 px may be dice
-    assert face_sides(keep_similar_sizes(found).quads) == pytest.approx([40, 44, 36, 17])
+    assert keep_similar_sizes(found).sizes == pytest.approx([40, 44, 36, 17])
     # with fewer than two sure finds there is no size to trust: all are kept
     unsure = found[[0, 3, 4]]
     assert len(keep_similar_sizes(unsure)) == 3
