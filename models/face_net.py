@@ -14,6 +14,7 @@ from torch.nn import functional as F
 INPUT_SIZE = 64
 EMBEDDING_DIM = 128
 COSINE_SCALE = 16.0
+WIDTH = 32  # the shipped model's; wider ones only teach it (models/train_faces.py --teacher)
 
 
 def conv(cin, cout, stride=1):
@@ -37,7 +38,7 @@ def separable(cin, cout, stride=1):
 class FaceNet(nn.Module):
     """BGR crop, float 0..1, N x 3 x 64 x 64 -> (logits N x classes, embedding N x 128)."""
 
-    def __init__(self, num_classes: int, width: int = 32):
+    def __init__(self, num_classes: int, width: int = WIDTH):
         super().__init__()
         w = width
         self.features = nn.Sequential(

@@ -36,7 +36,7 @@ from torch.nn import functional as F
 from tqdm import tqdm
 
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
-from models.face_net import COSINE_SCALE, INPUT_SIZE, FaceNet
+from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet
 from scoring.faces import ALL_LABELS
 from vision.readings import rectify
 
@@ -45,6 +45,8 @@ CACHE = MODELS.parent / "data" / "faces"
 LABELS = ALL_LABELS + (NONE,)
 CHUNK = 1000
 MARGIN = 0.05  # CosFace margin: pulls each class's embeddings together, which prototypes rely on
+DISTIL_TEMPERATURE = 2.0  # softens the teacher's logits so its second and third choices carry weight
+DISTIL_SHARE = 0.5  # of the loss, when a teacher is given; the rest is the labels' own loss
 SCENE_SEEN = 0.5  # a die at least this visible is one the detector must find, so the model must read it
 SCENE_JITTER = 0.06  # corners moved up to this share of the face's side: the detector's quads are not exact
 DIE_REACH = 2.0  # a top face grown this much about its centre covers the die's sides and shadow
@@ -237,21 +239,28 @@ def train(
     scenes: tuple[np.ndarray, list[str]] | None = None,
     scene_share: float = 0.0,
     device: str = "cpu",
+    width: int = WIDTH,
+    teacher: FaceNet | None = None,
 ) -> FaceNet:
     """FaceNet trained on the pool ``images``; ``scenes`` (crops, labels) make ``scene_share`` of an epoch.
 
     On ``device="cuda"`` the whole pool is moved to the GPU once, as uint8, and batches are cut there.
     The crop order and turns come from a CPU generator either way, so they do not depend on the device.
+    With a ``teacher`` (a wider FaceNet trained before), the loss is shared between the labels and
+    the teacher's softened readings of the same crops (distillation): the teacher says which faces
+    look alike in a crop, e.g. a 6 or a 9 turned and blurred, which a hard label cannot.
     """
     torch.manual_seed(seed)
     pool_size = len(images)
     scene_size = len(scenes[0]) if scenes is not None else 0
     if scene_size:
         images, labels = np.concatenate([images, scenes[0]]), list(labels) + list(scenes[1])
-    model = FaceNet(len(LABELS))
+    model = FaceNet(len(LABELS), width)
     if init is not None:  # continue from an earlier run's weights
         model.load_state_dict(torch.load(init, map_location="cpu"))
     model = model.to(device, memory_format=torch.channels_last)
+    if teacher is not None:
+        teacher = teacher.to(device, memory_format=torch.channels_last).eval()
     targets = torch.tensor([LABELS.index(label) for label in labels], device=device)
     # N x H x W x 3 uint8, converted per batch to save memory
     pixels = torch.from_numpy(images).to(device)
@@ -274,8 +283,15 @@ def train(
             x = x.contiguous(memory_format=torch.channels_last)
             y = targets[idx]
             logits, _ = model(x)
-            logits = logits - COSINE_SCALE * MARGIN * F.one_hot(y, len(LABELS))
-            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+            loss = F.cross_entropy(
+                logits - COSINE_SCALE * MARGIN * F.one_hot(y, len(LABELS)), y, label_smoothing=0.05
+            )
+            if teacher is not None:
+                with torch.no_grad():
+                    taught = F.softmax(teacher(x)[0] / DISTIL_TEMPERATURE, dim=1)
+                guess = F.log_softmax(logits / DISTIL_TEMPERATURE, dim=1)
+                mimic = F.kl_div(guess, taught, reduction="batchmean")
+                loss = (1 - DISTIL_SHARE) * loss + DISTIL_SHARE * DISTIL_TEMPERATURE**2 * mimic
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
@@ -283,7 +299,8 @@ def train(
             bar.update()
             bar.set_postfix(loss=f"{loss.item():.3f}")
         CACHE.mkdir(parents=True, exist_ok=True)  # a checkpoint per epoch, to inspect a run midway
-        name = f"{seed}-{pool_size}" + (f"-scenes{scene_size}" if scene_size else "")
+        name = (f"w{width}-" if width != WIDTH else "") + f"{seed}-{pool_size}"
+        name += (f"-scenes{scene_size}" if scene_size else "") + ("-distilled" if teacher is not None else "")
         weights = {key: value.cpu() for key, value in model.state_dict().items()}
         torch.save(weights, CACHE / f"checkpoint-{name}-epoch{epoch}.pt")
     bar.close()
@@ -341,6 +358,9 @@ def main(argv=None):
     parser.add_argument(
         "--scene-share", type=float, default=0.35, help="share of each epoch that is scene crops"
     )
+    parser.add_argument("--width", type=int, default=WIDTH, help="FaceNet width (ships at the default)")
+    parser.add_argument("--teacher", type=Path, help="distil from this wider FaceNet's checkpoint (.pt)")
+    parser.add_argument("--teacher-width", type=int, default=96, help="the --teacher checkpoint's width")
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
     parser.add_argument(
@@ -367,6 +387,10 @@ def main(argv=None):
         crops, crop_labels, scene_count = scene_crops(args.scenes, args.scene_copies, args.seed)
         scenes = (crops, crop_labels)
     cut = time.time()
+    teacher = None
+    if args.teacher:
+        teacher = FaceNet(len(LABELS), args.teacher_width)
+        teacher.load_state_dict(torch.load(args.teacher, map_location="cpu"))
     model = train(
         images,
         labels,
@@ -378,6 +402,8 @@ def main(argv=None):
         scenes,
         args.scene_share,
         args.device,
+        args.width,
+        teacher,
     )
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -397,7 +423,15 @@ def main(argv=None):
         "train_s": round(trained - cut, 1),
         "parameters": sum(p.numel() for p in model.parameters()),
         "init": str(args.init) if args.init else None,
+        "width": args.width,
     }
+    if args.teacher:
+        recipe |= {
+            "teacher": str(args.teacher),
+            "teacher_width": args.teacher_width,
+            "distil_temperature": DISTIL_TEMPERATURE,
+            "distil_share": DISTIL_SHARE,
+        }
     if scenes is not None:
         recipe |= {
             "scenes": [str(folder) for folder in args.scenes],

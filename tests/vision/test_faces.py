@@ -19,7 +19,7 @@ BELOW_TARGET = pytest.mark.xfail(reason="the shipped face model is below the iss
 # The shipped model (stage 12) reads 92.4% and 68.3% of these crops; stage 10 read 86.4% and
 # 54.8%, so the floors sit between the two.
 TRAINED_FLOOR = 0.89
-HELDOUT_FLOOR = 0.62
+HELDOUT_FLOOR = 0.64
 
 
 @pytest.fixture(scope="module")
