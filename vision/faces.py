@@ -35,6 +35,12 @@ NONE = "none"  # the model's class for crops that show no readable face
 # A taught example speaks for a crop only when the crop is this close to it (cosine on the
 # embedding): looser matches let taught blanks and faces claim table and hand crops.
 TAUGHT_MIN_SIMILARITY = 0.8
+# ... and only when it is closer than any taught example of another face by this much: the
+# faces of one style the model never saw lie close together, so a near tie is a guess.
+TAUGHT_MIN_LEAD = 0.1
+# A crop the model reads as no face at all needs a near copy of a taught example: taught
+# faces of an unseen style lie near `none`, and looser matches turned table crops into dice.
+TAUGHT_OVER_NONE = 0.95
 
 
 class ModelFileError(RuntimeError):
@@ -131,14 +137,27 @@ class FaceClassifier:
         return logits, embeddings
 
     def _cosines(self, crops):
-        """Cosine of each crop to each label: the trained class, or a taught example if closer."""
+        """Cosine of each crop to each label: the trained class, or the nearest taught example
+        if it is closer, close enough and clearly nearer than the other taught faces."""
         logits, embeddings = self._run(crops)
         cosines = logits / self.scale
-        for label, protos in self.prototypes.items():
-            similarity = (embeddings @ protos.T).max(1)
-            close = np.where(similarity >= TAUGHT_MIN_SIMILARITY, similarity, -1.0)
-            j = self.index[label]
-            cosines[:, j] = np.maximum(cosines[:, j], close)
+        if not self.prototypes:
+            return cosines, embeddings
+        taught = [self.index[label] for label in self.prototypes]
+        # N x taught labels: each crop's similarity to the nearest example of each taught face
+        similarity = np.stack([(embeddings @ protos.T).max(1) for protos in self.prototypes.values()], 1)
+        ranked = np.sort(similarity, 1)
+        nearest = ranked[:, -1]
+        lead = nearest - ranked[:, -2] if len(taught) > 1 else np.inf
+        reads_none = cosines.argmax(1) == self.index[NONE]
+        speaks = (
+            (nearest >= TAUGHT_MIN_SIMILARITY)
+            & (lead >= TAUGHT_MIN_LEAD)
+            & (~reads_none | (nearest >= TAUGHT_OVER_NONE))
+        )
+        rows = np.flatnonzero(speaks)
+        columns = np.asarray(taught)[similarity[rows].argmax(1)]
+        cosines[rows, columns] = np.maximum(cosines[rows, columns], nearest[rows])
         return cosines, embeddings
 
     def _prepare(self, crop: np.ndarray) -> np.ndarray:
