@@ -10,8 +10,10 @@ A crop the model cannot read (it looks like no face, or no label is confident en
 Learning from taps: ``clf.learn(crop, "QH")`` stores the crop in the user's data folder
 ($DICESCORE_HOME/learned, else $XDG_DATA_HOME/dicescore/learned, else
 ~/.local/share/dicescore/learned).  Every stored crop becomes a prototype of its label on
-the model's embedding: a later crop close to it reads as that label, so showing each face
-of a new dice set once teaches the set.  Embeddings are recomputed from the stored crops
+the model's embedding: a later crop close to it, and clearly closer than to any other
+taught face, reads as that label.  A tap fixes the die it was made on and the same die seen
+again; showing each face of an unseen dice set once does not yet teach the whole set
+(models/faces.md, Limits).  Embeddings are recomputed from the stored crops
 when the classifier starts, so taught examples survive a model update.  ``forget()``
 deletes them.
 """
