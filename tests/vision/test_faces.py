@@ -107,6 +107,15 @@ def test_taught_faces_do_not_turn_table_crops_into_dice(tmp_path):
     assert sum(r.label is None for r in clf.classify(crops, kind=None)) >= 90
 
 
+def test_a_crop_taught_as_two_faces_is_read_by_the_model_alone(tmp_path):
+    crop = render_set(1, 9, ("framed",))[0][0]
+    clf = FaceClassifier(data_dir=tmp_path)
+    before = clf.classify([crop], kind=None)[0].label
+    clf.learn(crop, "QH")
+    clf.learn(crop.copy(), "KS")  # contradicting taps: neither face leads the other
+    assert clf.classify([crop], kind=None)[0].label == before
+
+
 def test_learn_and_forget_round_trip(tmp_path):
     crop = render_set(1, 9, ("framed",))[0][0]
     clf = FaceClassifier(data_dir=tmp_path)
