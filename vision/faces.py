@@ -102,8 +102,9 @@ class FaceClassifier:
         crops = list(crops)
         if not crops:
             return []
-        cosines, _ = self._cosines(crops)
-        logits = np.where(self._allowed(kind), self.scale * cosines, -np.inf)
+        allowed = self._allowed(kind)
+        cosines, _ = self._cosines(crops, allowed)
+        logits = np.where(allowed, self.scale * cosines, -np.inf)
         probs = softmax(logits)
         # the likeliest labels first: top_k faces, plus room for `none` among them
         order = np.argsort(-probs, axis=1)[:, : self.top_k + 1]
@@ -138,9 +139,10 @@ class FaceClassifier:
         logits, embeddings = self.session.run(None, {"crops": batch})
         return logits, embeddings
 
-    def _cosines(self, crops):
+    def _cosines(self, crops, allowed: np.ndarray):
         """Cosine of each crop to each label: the trained class, or the nearest taught example
-        if it is closer, close enough and clearly nearer than the other taught faces."""
+        if it is closer, close enough and clearly nearer than the other taught faces.
+        ``allowed`` (the die kind's labels) decides whether the network alone reads `none`."""
         logits, embeddings = self._run(crops)
         cosines = logits / self.scale
         if not self.prototypes:
@@ -151,7 +153,7 @@ class FaceClassifier:
         ranked = np.sort(similarity, 1)
         nearest = ranked[:, -1]
         lead = nearest - ranked[:, -2] if len(taught) > 1 else np.inf
-        reads_none = cosines.argmax(1) == self.index[NONE]
+        reads_none = np.where(allowed, cosines, -np.inf).argmax(1) == self.index[NONE]
         speaks = (
             (nearest >= TAUGHT_MIN_SIMILARITY)
             & (lead >= TAUGHT_MIN_LEAD)
