@@ -357,7 +357,10 @@ measured from 1.4 to 2.1 ms in runs an hour apart, so compare files within one r
   network, not its training, is the limit. Crops of 160 px read barely better than crops of
   30 px, so it is not the pixels either. Other shapes in between miss the budget too: one
   more separable block at 8 x 8 and at 4 x 4 took 9 crops from 1.28 to 1.80 ms, width 40
-  took 2.15 ms and width 48 2.72 ms.
+  took 2.15 ms and width 48 2.72 ms. A CPU fine-tune of stage 13 that added the 3,600
+  newer training-scene images (data/scenes/train7 and train8; seed 40, 40,000 fresh crops,
+  3 epochs at lr 3e-4) read the held-out scene dice worse (68.2% against 68.9%; d6 94.5%
+  against 96.1%) and was not kept.
 - On the held-out families the suit and colour are almost always right and the rank is not:
   the trained layouts taught "one large suit symbol" = ace, so a rank printed beside its suit
   was read as the ace. The free_layout family (from stage 8) puts rank and suit apart at
