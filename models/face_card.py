@@ -256,7 +256,7 @@ def write_card(
     if recipe.get("init"):
         command += f" --init {recipe['init']}"
     if recipe.get("teacher"):
-        command += f" --teacher {recipe['teacher']} --teacher-width {recipe['teacher_width']}"
+        command += f" --teacher {recipe['teacher']}"
     if recipe.get("scenes"):
         command += f" --scenes {' '.join(recipe['scenes'])} --scene-copies {recipe['scene_copies']}"
         command += f" --scene-share {recipe['scene_share']}"

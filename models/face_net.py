@@ -17,6 +17,11 @@ COSINE_SCALE = 16.0
 WIDTH = 32  # the shipped model's; wider ones only teach it (models/train_faces.py --teacher)
 
 
+def width_of(weights: dict) -> int:
+    """The width a FaceNet checkpoint was trained at: its stem's output channels."""
+    return int(weights["features.0.0.weight"].shape[0])
+
+
 def conv(cin, cout, stride=1):
     return nn.Sequential(
         nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)

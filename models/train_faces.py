@@ -36,7 +36,7 @@ from torch.nn import functional as F
 from tqdm import tqdm
 
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
-from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet
+from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet, width_of
 from scoring.faces import ALL_LABELS
 from vision.readings import rectify
 
@@ -360,7 +360,6 @@ def main(argv=None):
     )
     parser.add_argument("--width", type=int, default=WIDTH, help="FaceNet width (ships at the default)")
     parser.add_argument("--teacher", type=Path, help="distil from this wider FaceNet's checkpoint (.pt)")
-    parser.add_argument("--teacher-width", type=int, default=96, help="the --teacher checkpoint's width")
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
     parser.add_argument(
@@ -389,8 +388,9 @@ def main(argv=None):
     cut = time.time()
     teacher = None
     if args.teacher:
-        teacher = FaceNet(len(LABELS), args.teacher_width)
-        teacher.load_state_dict(torch.load(args.teacher, map_location="cpu"))
+        weights = torch.load(args.teacher, map_location="cpu")
+        teacher = FaceNet(len(LABELS), width_of(weights))
+        teacher.load_state_dict(weights)
     model = train(
         images,
         labels,
@@ -428,7 +428,7 @@ def main(argv=None):
     if args.teacher:
         recipe |= {
             "teacher": str(args.teacher),
-            "teacher_width": args.teacher_width,
+            "teacher_width": width_of(teacher.state_dict()),
             "distil_temperature": DISTIL_TEMPERATURE,
             "distil_share": DISTIL_SHARE,
         }

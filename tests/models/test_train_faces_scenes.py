@@ -1,7 +1,8 @@
 """Face training on crops cut from rendered scenes: only the train split is used, each crop
 carries its die's label, jittered quads stay near the true ones, `none` crops keep off the
-dice, an epoch mixes in the asked share of scene crops, and a cached pool is reused. Runs on
-the committed scene fixtures (4 train, 2 held-out), no Blender needed."""
+dice, an epoch mixes in the asked share of scene crops, a cached pool is reused, and a
+teacher's readings are learnt. Runs on the committed scene fixtures (4 train, 2 held-out),
+no Blender needed."""
 
 import json
 import shutil
@@ -12,10 +13,12 @@ import cv2
 import numpy as np
 import pytest
 import torch
+from torch.nn import functional as F
 
-from datasets.faces import NONE
+from datasets.faces import NONE, render_set
 from models import train_faces
 from models.face_card import scene_dice, scene_reports
+from models.face_net import WIDTH, FaceNet, width_of
 from models.train_faces import (
     SCENE_JITTER,
     SCENE_SEEN,
@@ -147,3 +150,25 @@ def test_card_reads_held_out_scene_dice_with_their_kind(tmp_path):
     assert reports["all dice"]["n"] == len(crops)
     assert sum(r["n"] for kind, r in reports.items() if kind != "all dice") == len(crops)
     assert all(0 <= r["unreadable"] <= 1 for r in reports.values())
+
+
+def test_a_teacher_pulls_the_student_towards_its_readings(tmp_path, monkeypatch):
+    monkeypatch.setattr(train_faces, "CACHE", tmp_path)  # the per-epoch checkpoints
+    images, labels, _ = render_set(256, 3)
+    torch.manual_seed(0)
+    teacher = FaceNet(len(train_faces.LABELS), width=16).eval()
+    x = train_faces.to_tensor(torch.from_numpy(images))
+    with torch.no_grad():
+        taught = F.softmax(teacher(x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
+
+    def gap_to_teacher(student):
+        with torch.no_grad():
+            guess = F.log_softmax(student(x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
+        return F.kl_div(guess, taught, reduction="batchmean").item()
+
+    alone = train_faces.train(images, labels, epochs=2, batch=64, seed=1, lr=3e-3)
+    distilled = train_faces.train(images, labels, epochs=2, batch=64, seed=1, lr=3e-3, teacher=teacher)
+    assert gap_to_teacher(distilled) < 0.8 * gap_to_teacher(alone)
+    # the teacher's width is read back from a checkpoint, as --teacher does
+    assert width_of(torch.load(next(tmp_path.glob("checkpoint-*-distilled-epoch1.pt")))) == WIDTH
+    assert width_of(teacher.state_dict()) == 16
