@@ -19,7 +19,7 @@ def add_faces_command(commands) -> None:
 def faces_command(args: argparse.Namespace) -> None:
     import cv2
 
-    from vision.faces import FaceClassifier, ModelFileError
+    from vision.faces import ALL_TURNS, FaceClassifier, ModelFileError
 
     try:
         classifier = FaceClassifier(args.model)
@@ -31,7 +31,8 @@ def faces_command(args: argparse.Namespace) -> None:
         if crop is None:
             fail(f"cannot read image {path}")
         crops.append(crop)
-    for path, reading in zip(args.crops, classifier.classify(crops, kind=args.dice), strict=True):
+    readings = classifier.classify(crops, kind=args.dice, turns=ALL_TURNS)  # no hurry: every turn
+    for path, reading in zip(args.crops, readings, strict=True):
         if args.json:
             top = [[label, round(p, 4)] for label, p in reading.top]
             print(

@@ -16,7 +16,7 @@ import numpy as np
 
 from scoring.faces import die_kind
 from vision.detector import Detector
-from vision.faces import FaceClassifier
+from vision.faces import ALL_TURNS, FaceClassifier
 from vision.readings import DieReading, DieReadings, rectify
 
 SURE_FIND = 0.8  # detector score from which a find is kept whatever the classifier says
@@ -33,15 +33,20 @@ class DiceReader:
         self.kind = kind
         self.detector = detector if detector is not None else Detector()
         self.classifier = classifier if classifier is not None else FaceClassifier()
+        self.frames_read = 0
 
     def read(self, frame: np.ndarray, still: bool = False) -> DieReadings:
         """The dice in ``frame``; a ``still`` (a photo, not a video frame) is searched at
-        several scales, slower but surer when the dice may be any size."""
+        several scales and its faces read at four turns, slower but surer.  Video frames are
+        read at one turn each, the next one each frame, so that the tracker's vote over a
+        settled roll's frames sees each die turned every way for the price of one."""
         found = self.detector.detect_at_scales(frame) if still else self.detector.detect(frame)
+        turns = ALL_TURNS if still else (self.frames_read % len(ALL_TURNS),)
+        self.frames_read += 1
         if len(found) == 0:
             return found
         crops = rectify(frame, found.quads)
-        faces = self.classifier.classify(crops, kind=self.kind)
+        faces = self.classifier.classify(crops, kind=self.kind, turns=turns)
         # A second opinion on the detector's unsure finds: the classifier knows what is not a
         # die face (table, card, chip).  Sure finds stay, even unreadable, for a tap to fix.
         keep = [

@@ -33,9 +33,9 @@ class SharedClassifier:
         self.classifier = classifier
         self.lock = threading.Lock()
 
-    def classify(self, crops, kind):
+    def classify(self, crops, kind, turns=(0,)):
         with self.lock:
-            return self.classifier.classify(crops, kind=kind)
+            return self.classifier.classify(crops, kind=kind, turns=turns)
 
     def learn(self, crop: np.ndarray, label: str) -> None:
         with self.lock:

@@ -99,9 +99,11 @@ def share_read_right(events, rolls) -> float:
     return right / max(total, 1)
 
 
-# floors under what the shipped models read (demo 94%, d6 80%, cards 52%): small card dice,
-# 15 pixels across in these 320x240 clips, are the hardest (27 of them: one die is 3.7%)
-@pytest.mark.parametrize(("name", "floor"), [("demo", 0.87), ("d6", 0.72), ("cards", 0.44)])
+# floors under what the shipped models read (demo 96%, d6 73%, cards 74%), a die or two
+# below: small card dice, 15 pixels across in these 320x240 clips, are the hardest (27 of
+# them: one die is 3.7%); the d6 clip has 15 dice.  Each frame read at one turn, the same
+# turn every frame, read 94%, 80% and 52%.
+@pytest.mark.parametrize(("name", "floor"), [("demo", 0.92), ("d6", 0.66), ("cards", 0.66)])
 def test_faces_are_read_at_least_as_well_as_the_model_cards_say(watched, name, floor):
     assert share_read_right(*watched[name]) >= floor
 

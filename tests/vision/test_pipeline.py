@@ -58,7 +58,7 @@ def stand_in_detector(path, dice=((4, 3, False), (10, 8, True))):
 class FakeClassifier:
     """Reads every crop as a six, less sure of the darker ones."""
 
-    def classify(self, crops, kind):
+    def classify(self, crops, kind, turns=(0,)):
         readings = []
         for crop in crops:
             confidence = 0.5 + float(crop.mean()) / 510
@@ -256,7 +256,7 @@ class NothingThere:
     def __init__(self, nothing):
         self.nothing = nothing
 
-    def classify(self, crops, kind):
+    def classify(self, crops, kind, turns=(0,)):
         return [FaceReading(None, 0.0, [("1", 0.05)], self.nothing) for _ in crops]
 
 
@@ -267,3 +267,26 @@ def test_unsure_finds_the_classifier_calls_no_face_are_dropped():
     assert kept.labels.tolist() == [None] and len(kept.crops) == 1
     both = DiceReader("d6", FixedDetector(), NothingThere(0.2)).read(frame)
     assert len(both) == 2
+
+
+class TurnsRecorder(FakeClassifier):
+    """Reads as FakeClassifier does and notes the turns each call reads at."""
+
+    def __init__(self):
+        self.turns = []
+
+    def classify(self, crops, kind, turns=(0,)):
+        self.turns.append(tuple(turns))
+        return super().classify(crops, kind)
+
+
+def test_video_frames_are_read_one_turn_each_in_turn_and_photos_at_all_four(model):
+    frame = np.zeros((480, 640, 3), np.uint8)
+    recorder = TurnsRecorder()
+    reader = DiceReader("d6", Detector(model), recorder)
+    for _ in range(5):
+        reader.read(frame)
+    # over a settled roll's frames the tracker's vote sees every die at every turn
+    assert recorder.turns == [(0,), (1,), (2,), (3,), (0,)]
+    reader.read(frame, still=True)
+    assert recorder.turns[-1] == vision.faces.ALL_TURNS == (0, 1, 2, 3)
