@@ -98,17 +98,21 @@ class LiveView:
 @dataclass
 class CameraRoll:
     """A roll as recorded: faces in the kind's label set, and per die its top-k, whether
-    the face is a guess, and its crop (None for a die the camera did not see)."""
+    the face is a guess, whether the die leans, and its crop (None for a die the camera did
+    not see)."""
 
     faces: list[str]
     top: list[list[list]]
     unsure: list[int]
     crops: list[np.ndarray | None]
+    cocked: list[int]
 
     def data(self) -> dict:
         data = {"faces": self.faces, "top": self.top}
         if self.unsure:
             data["unsure"] = self.unsure
+        if self.cocked:
+            data["cocked"] = self.cocked
         return data
 
 
@@ -124,7 +128,8 @@ def guess_faces(dice: DieReadings, kind: DieKind, count: int | None) -> CameraRo
       face (still free, for card dice);
     * card dice print each card once, so two dice never take the same card.
 
-    Every die whose face is such a guess is listed in ``unsure``; the page marks it.
+    Every die whose face is such a guess is listed in ``unsure``, and every die the tracker
+    saw leaning on something in ``cocked``; the page marks both.
     """
     if count is not None and len(dice) > count:
         dice = dice[np.sort(np.argsort(-dice.scores, kind="stable")[:count])]
@@ -148,7 +153,8 @@ def guess_faces(dice: DieReadings, kind: DieKind, count: int | None) -> CameraRo
     unsure = [i for i, face in enumerate(faces) if i >= len(dice) or face != dice.labels[i]]
     top = [[[label, round(float(p), 3)] for label, p in die if label in kind.label_set] for die in dice.tops]
     crops = list(dice.crops) if dice.crops is not None else [None] * len(dice)
-    return CameraRoll(faces, top + [[] for _ in range(missing)], unsure, crops + [None] * missing)
+    cocked = [int(i) for i in np.flatnonzero(dice.cocked)]
+    return CameraRoll(faces, top + [[] for _ in range(missing)], unsure, crops + [None] * missing, cocked)
 
 
 class Camera:

@@ -138,13 +138,15 @@ def describe(event: Event) -> str:
         data.pop("faces")
         data.pop("top", None)  # the classifier's guesses: shown when correcting
         data.pop("unsure", None)  # shown on the dice themselves
+        data.pop("cocked", None)
     return in_words(data) if data else ""
 
 
 def history(events: Sequence[Event]) -> list[dict[str, Any]]:
     """Every event, newest last, marked ``in_force`` (not undone); a roll carries the faces
     it counts with now (after corrections) as ``faces``, and the dice whose face the camera
-    guessed as ``unsure``, until a correction gives them another face."""
+    guessed as ``unsure`` and those it saw leaning as ``cocked``, until a correction gives
+    them another face."""
     in_force = {event.seq for event in moves_in_force(events)}
     counted = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
     rows = []
@@ -155,10 +157,11 @@ def history(events: Sequence[Event]) -> list[dict[str, Any]]:
             row["faces"] = [str(face) for face in counted.get(event.seq, faces)]
             row["corrected"] = row["faces"] != faces
             row["top"] = event.data.get("top")  # the classifier's top-k per die, when read by camera
-            unsure = event.data.get("unsure")
-            guessed = [die for die in unsure if isinstance(die, int)] if isinstance(unsure, list) else []
             dice = range(min(len(faces), len(row["faces"])))
-            row["unsure"] = [die for die in guessed if die in dice and row["faces"][die] == str(faces[die])]
+            for mark in ("unsure", "cocked"):
+                marked = event.data.get(mark)
+                listed = [die for die in marked if isinstance(die, int)] if isinstance(marked, list) else []
+                row[mark] = [die for die in listed if die in dice and row["faces"][die] == str(faces[die])]
         rows.append(row)
     return rows
 

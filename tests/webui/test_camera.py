@@ -243,10 +243,33 @@ def test_a_roll_read_in_part_is_recorded_whole_with_the_guesses_marked(app, api,
     assert "(a guess" not in api.client.get(f"/games/{game_id}/board").json["html"]
 
 
-def readings(faces, scores=None):
-    """Dice in a row, read as ``faces`` (FaceReadings), with the detector's ``scores``."""
+def test_a_leaning_die_is_marked_on_the_page_until_its_face_is_corrected(app, api, tmp_path):
+    cells = ((2, 2, False), (6, 2, True), (10, 2, False), (2, 8, False), (6, 8, False), (10, 8, False))
+    detector = Detector(stand_in_detector(tmp_path / "six.onnx", cells))
+    tones = {centre(cell): tone for cell, tone in zip(cells, (60, 100, 140, 180, 220, 250), strict=True)}
+    faces = dict(zip((60, 100, 140, 180, 220, 250), ("1", "2", "3", "4", "5", "6"), strict=True))
+    classifier = ToneClassifier({tone: (face, [(face, 0.9)]) for tone, face in faces.items()})
+    game_id = api.new_game("cubes", ("Ana", "Bo"))
+    Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE).watch(app).join(10)
+
+    roll = events(api, game_id)[-1]
+    leaning = roll["faces"].index("2")  # the die of the cell the stand-in detector flags
+    assert roll["cocked"] == [leaning] and roll["unsure"] == []
+    board = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert board.count("(leaning on something)") == 1 and "cocked-note" in board
+
+    fixed = list(roll["faces"])
+    fixed[leaning] = "BLANK"
+    assert api.move(game_id, "correct", roll=roll["seq"], faces=fixed).status_code == 201
+    board = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert "(leaning on something)" not in board and "cocked-note" not in board
+
+
+def readings(faces, scores=None, cocked=None):
+    """Dice in a row, read as ``faces`` (FaceReadings), with the detector's ``scores`` and
+    ``cocked`` flags."""
     quads = [[[x, 0], [x + 10, 0], [x + 10, 10], [x, 10]] for x in range(0, 20 * len(faces), 20)]
-    return DieReadings.from_quads(quads, scores).with_faces(faces)
+    return DieReadings.from_quads(quads, scores, cocked).with_faces(faces)
 
 
 def test_card_dice_never_take_the_same_card_twice():
@@ -265,6 +288,14 @@ def test_more_dice_than_the_game_rolls_keeps_those_most_like_dice():
     dice = readings([FaceReading(label, 0.9, [(label, 0.9)]) for label in "123"], scores=[0.9, 0.45, 0.8])
     roll = guess_faces(dice, CUBES_DICE, 2)
     assert roll.faces == ["1", "3"] and roll.unsure == []
+
+
+def test_leaning_dice_are_numbered_as_recorded_after_extra_finds_are_dropped():
+    faces = [FaceReading(label, 0.9, [(label, 0.9)]) for label in "123"]
+    dice = readings(faces, scores=[0.9, 0.45, 0.8], cocked=[False, False, True])
+    roll = guess_faces(dice, CUBES_DICE, 2)
+    assert roll.faces == ["1", "3"] and roll.cocked == [1]
+    assert roll.data()["cocked"] == [1] and "cocked" not in guess_faces(dice[:2], CUBES_DICE, 2).data()
 
 
 def test_a_camera_that_goes_away_is_reconnected(app, api, pip_dice):
