@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.detector import Detector
-from vision.faces import FaceClassifier
+from vision.faces import FAST_MODEL, FaceClassifier
 from vision.pipeline import DiceReader
 from vision.readings import rectify
 from vision.tracker import RollTracker
@@ -57,7 +57,8 @@ def main() -> None:
     rng = np.random.default_rng(0)
     frames = [np.clip(frame + rng.normal(0, 1.5, frame.shape), 0, 255).astype(np.uint8) for _ in range(8)]
     with tempfile.TemporaryDirectory() as no_examples:
-        reader = DiceReader(kind, Detector(threads=args.threads), FaceClassifier(data_dir=no_examples))
+        classifier = FaceClassifier(FAST_MODEL, data_dir=no_examples)  # the camera's
+        reader = DiceReader(kind, Detector(threads=args.threads), classifier)
         found = reader.detector.detect(frame)
         tracker = RollTracker(fps=30)
         count = iter(range(10**9))
@@ -72,7 +73,8 @@ def main() -> None:
             "full: detect + classify + track": timed(full, args.runs),
             "detect": timed(lambda: reader.detector.detect(frame), args.runs),
             "rectify + classify": timed(
-                lambda: reader.classifier.classify(rectify(frame, found.quads), kind=kind), args.runs
+                lambda: reader.classifier.classify(rectify(frame, found.quads), kind=kind, turns=(0,)),
+                args.runs,
             ),
             "track (motion check + vote)": timed(
                 lambda: tracker.update(frames[next(count) % len(frames)], found), args.runs

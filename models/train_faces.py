@@ -2,9 +2,11 @@
 
 Renders a fixed, seeded pool of crops from the trained style families (cached under
 data/faces/), trains FaceNet on it with random right-angle turns, exports
-models/faces.onnx (labels in its metadata and in models/faces_labels.json), then measures
-it through vision.faces.FaceClassifier on freshly rendered test sets and writes the model
-card models/faces.md with its confusion matrix models/faces_confusion.png.
+models/faces-fast.onnx, the camera's model (labels in its metadata and in
+models/faces_labels.json), then measures it through vision.faces.FaceClassifier on freshly
+rendered test sets and writes the model card models/faces-fast.md with its confusion matrix.
+``--width W`` other than the camera's writes faces-wW.onnx instead: the default model,
+models/faces.onnx, is such a wider network made 8-bit by ``python -m models.quantize_faces``.
 
 ``--scenes DIR ...`` adds crops cut from Blender-rendered table scenes (datasets/scenes; train
 split only) the way the app cuts them: each die at least half visible, rectified from its true
@@ -407,7 +409,7 @@ def main(argv=None):
     )
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
-    model_path = args.out / "faces.onnx"
+    model_path = args.out / ("faces-fast.onnx" if args.width == WIDTH else f"faces-w{args.width}.onnx")
     recipe = {
         "seed": args.seed,
         "train_size": args.train_size,

@@ -35,12 +35,14 @@ def add_vision_commands(commands) -> None:
 
 
 def load_reader(kind: str, command: str):
+    """``read`` reads photos with the face model that reads best; ``watch`` reads video with
+    the camera's fast one."""
     from vision.detector import DetectorFileError
-    from vision.faces import ModelFileError
+    from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier, ModelFileError
     from vision.pipeline import DiceReader
 
     try:
-        return DiceReader(kind)
+        return DiceReader(kind, classifier=FaceClassifier(DEFAULT_MODEL if command == "read" else FAST_MODEL))
     except (DetectorFileError, ModelFileError) as error:
         fail(command, str(error))
 

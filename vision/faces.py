@@ -4,9 +4,16 @@
     readings = clf.classify(crops, kind="d6")           # one FaceReading per crop
     readings[0].label, readings[0].confidence, readings[0].top
 
-``classify(crops, kind, turns=ALL_TURNS)`` reads each crop at its four right-angle turns and
-averages: surer (card corner indices in unseen fonts 89% -> 92%, models/faces.md) at four
-times the time, so still photos are read that way and live video one turn per frame.
+    camera = FaceClassifier(FAST_MODEL)                 # models/faces-fast.onnx
+    readings = camera.classify(crops, kind="d6", turns=(0,))
+
+Two models ship.  The default, models/faces.onnx, reads best (a wide network in 8-bit
+integers); ``classify`` reads each crop at its four right-angle turns and averages the
+readings, an ensemble of four looks.  9 crops take it about 15 ms: fine for a photo, too
+slow for every frame of a camera.  The camera reads with models/faces-fast.onnx at one turn
+a frame (9 crops in under 2 ms), the next turn each frame, and the roll tracker's vote over
+the settled frames makes up the ensemble (docs/vision.md; each model's card has its
+figures).
 
 A crop the model cannot read (it looks like no face, or no label is confident enough) gets
 ``label=None``; its ``top`` still ranks the likeliest faces for a tap-to-correct menu.
@@ -17,7 +24,7 @@ Learning from taps: ``clf.learn(crop, "QH")`` stores the crop in the user's data
 the model's embedding: a later crop close to it, and clearly closer than to any other
 taught face, reads as that label.  A tap fixes the die it was made on and the same die seen
 again; showing each face of an unseen dice set once does not yet teach the whole set
-(models/faces.md, Limits).  Embeddings are recomputed from the stored crops
+(models/faces-fast.md, Limits).  Embeddings are recomputed from the stored crops
 when the classifier starts, so taught examples survive a model update.  ``forget()``
 deletes them.
 """
@@ -37,7 +44,9 @@ import onnxruntime as ort
 
 from scoring.faces import ALL_LABELS, die_kind, parse_face
 
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "faces.onnx"
+MODELS = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_MODEL = MODELS / "faces.onnx"  # reads best: photos, single crops
+FAST_MODEL = MODELS / "faces-fast.onnx"  # the camera's: 9 crops within a frame's budget
 NONE = "none"  # the model's class for crops that show no readable face
 # A taught example speaks for a crop only when the crop is this close to it (cosine on the
 # embedding): looser matches let taught blanks and faces claim table and hand crops.
@@ -106,7 +115,7 @@ class FaceClassifier:
     # ------------------------------------------------------------------ reading
 
     def classify(
-        self, crops, kind: str | None = "square-shooters", turns: Sequence[int] = (0,)
+        self, crops, kind: str | None = "square-shooters", turns: Sequence[int] = ALL_TURNS
     ) -> list[FaceReading]:
         """One reading per BGR crop; ``kind`` (a die kind name, or None for all) limits the labels.
         Each crop is read turned by each of ``turns`` right angles and the cosines averaged."""

@@ -6,6 +6,9 @@ dice[0].label, dice[0].confidence, dice[0].quad
 
 reader = DiceReader(kind="square-shooters")     # the same, as DieReadings, for a video loop
 readings = reader.read(frame)
+
+read_image reads faces with the default face model (models/faces.onnx), which reads best; a
+DiceReader, made for video, with the camera's (models/faces-fast.onnx) unless given another.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import numpy as np
 
 from scoring.faces import die_kind
 from vision.detector import Detector
-from vision.faces import ALL_TURNS, FaceClassifier
+from vision.faces import ALL_TURNS, FAST_MODEL, FaceClassifier
 from vision.readings import DieReading, DieReadings, rectify
 
 SURE_FIND = 0.8  # detector score from which a find is kept whatever the classifier says
@@ -32,7 +35,7 @@ class DiceReader:
         die_kind(kind)  # an unknown kind fails here, before any model loads
         self.kind = kind
         self.detector = detector if detector is not None else Detector()
-        self.classifier = classifier if classifier is not None else FaceClassifier()
+        self.classifier = classifier if classifier is not None else FaceClassifier(FAST_MODEL)
         self.frames_read = 0
 
     def read(self, frame: np.ndarray, still: bool = False) -> DieReadings:

@@ -41,7 +41,7 @@ from dicescore.ledger import Ledger
 from scoring.faces import DieKind, UnknownFace, die_kind
 from scoring.game import Event, IllegalMove
 from vision.detector import Detector, DetectorFileError
-from vision.faces import FaceClassifier, ModelFileError
+from vision.faces import FAST_MODEL, FaceClassifier, ModelFileError
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw
 from vision.sources import FrameSource, Reconnecting, SourceError, open_source
@@ -323,7 +323,7 @@ def open_camera(spec: str) -> Camera | NoCamera:
     raises SourceError (a one-line error before serving); a missing model does not."""
     opened = [open_source(spec)]  # a wrong SRC is reported first, with or without models
     try:
-        detector, classifier = Detector(), FaceClassifier()
+        detector, classifier = Detector(), FaceClassifier(FAST_MODEL)
     except (DetectorFileError, ModelFileError) as error:
         opened.pop().close()
         return NoCamera(str(error))
@@ -365,7 +365,7 @@ def demo_camera(
         return Camera(
             lambda: LoopedClip(Path(clip)),
             Detector(detector_model),
-            classifier if classifier is not None else FaceClassifier(),
+            classifier if classifier is not None else FaceClassifier(FAST_MODEL),
             kind="cubes",
             start_game=start_demo_game,
         )

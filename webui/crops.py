@@ -82,7 +82,7 @@ def classifier(app: Flask) -> SharedClassifier:
     """The running camera's classifier, or one loaded now to learn a saved crop (a game
     read by the camera earlier, corrected while dice are entered by hand)."""
     if "dicescore.classifier" not in app.extensions:
-        from vision.faces import FaceClassifier  # onnxruntime: loaded only when needed
+        from vision.faces import FAST_MODEL, FaceClassifier  # onnxruntime: loaded only when needed
 
-        app.extensions["dicescore.classifier"] = SharedClassifier(FaceClassifier())
+        app.extensions["dicescore.classifier"] = SharedClassifier(FaceClassifier(FAST_MODEL))
     return app.extensions["dicescore.classifier"]

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from vision.detector import Detector
-from vision.faces import FaceClassifier
+from vision.faces import FAST_MODEL, FaceClassifier
 from vision.pipeline import DiceReader
 from vision.tracker import RollTracker
 
@@ -29,7 +29,8 @@ CLIPS = {
 
 @pytest.fixture(scope="module")
 def models(tmp_path_factory):
-    return Detector(), FaceClassifier(data_dir=tmp_path_factory.mktemp("no_examples"))
+    # the camera's face model, as the web app and `dicescore watch` read video
+    return Detector(), FaceClassifier(FAST_MODEL, data_dir=tmp_path_factory.mktemp("no_examples"))
 
 
 def watch(path: Path, kind: str, models) -> list:

@@ -1,5 +1,6 @@
-"""The shipped face model: it loads, meets its accuracy targets on fresh renders, masks by die
-kind, learns from taps and forgets them, and fails clearly on a bad model file."""
+"""The shipped face models (the default and the camera's): each loads, meets its accuracy
+floors on fresh renders, masks by die kind, learns from taps and forgets them; a bad model
+file fails clearly."""
 
 import json
 
@@ -10,21 +11,29 @@ import pytest
 from datasets.faces import HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_none, render_set
 from models.face_card import accuracy_report, read_all, teach_one_per_face
 from scoring.faces import ALL_LABELS, DIE_KINDS
-from vision.faces import ALL_TURNS, DEFAULT_MODEL, FaceClassifier, FaceReading, ModelFileError
+from vision.faces import ALL_TURNS, DEFAULT_MODEL, FAST_MODEL, FaceClassifier, FaceReading, ModelFileError
 
 FRESH_SEED = 777  # not a seed the model card or training used
-# The issue's targets. The shipped model does not reach them yet (models/faces.md has its
-# figures), so those tests are expected failures; the floors below catch regressions.
+# The issue's targets. The shipped models do not reach them yet (models/faces.md and
+# models/faces-fast.md have their figures), so those tests are expected failures; the floors
+# below catch regressions.
 BELOW_TARGET = pytest.mark.xfail(reason="the shipped face model is below the issue's targets", strict=False)
-# The shipped model (stage 13) reads 92.0% and 70.2% of these crops; stage 10 read 86.4% and
-# 54.8%, so the floors sit between the two.
-TRAINED_FLOOR = 0.89
-HELDOUT_FLOOR = 0.64
+# Floors on this file's crops at one turn (trained families, held-out families), a point or
+# two under what each model reads: the default (the stage-13 teacher, 8-bit) 95.9% and
+# 80.2%; the camera's (stage 13) 92.0% and 70.2%, where stage 10 read 86.4% and 54.8%.
+FLOORS = {"default": (0.94, 0.78), "fast": (0.89, 0.64)}
+MODELS = {"default": DEFAULT_MODEL, "fast": FAST_MODEL}
+
+
+@pytest.fixture(scope="module", params=list(MODELS))
+def shipped(request):
+    """The name of each shipped face model in turn."""
+    return request.param
 
 
 @pytest.fixture(scope="module")
-def classifier(tmp_path_factory):
-    return FaceClassifier(data_dir=tmp_path_factory.mktemp("learned"), min_confidence=0.0)
+def classifier(tmp_path_factory, shipped):
+    return FaceClassifier(MODELS[shipped], data_dir=tmp_path_factory.mktemp("learned"), min_confidence=0.0)
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +42,13 @@ def heldout():
     return images, labels
 
 
-def test_shipped_model_loads_with_all_labels():
-    clf = FaceClassifier()
-    assert clf.labels == [*ALL_LABELS, NONE]
-    assert DEFAULT_MODEL.stat().st_size < 5_000_000
-    assert json.loads((DEFAULT_MODEL.parent / "faces_labels.json").read_text()) == clf.labels
+def test_shipped_models_load_with_all_labels():
+    assert FaceClassifier().model_path == DEFAULT_MODEL
+    for path in MODELS.values():
+        clf = FaceClassifier(path)
+        assert clf.labels == [*ALL_LABELS, NONE]
+        assert path.stat().st_size < 5_000_000
+        assert json.loads((path.parent / "faces_labels.json").read_text()) == clf.labels
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +63,10 @@ def heldout_report(classifier, heldout):
     return accuracy_report(labels, read_all(classifier, images))
 
 
-def test_accuracy_floors(trained_report, heldout_report):
-    assert trained_report["accuracy"] >= TRAINED_FLOOR
-    assert heldout_report["accuracy"] >= HELDOUT_FLOOR
+def test_accuracy_floors(shipped, trained_report, heldout_report):
+    trained_floor, heldout_floor = FLOORS[shipped]
+    assert trained_report["accuracy"] >= trained_floor
+    assert heldout_report["accuracy"] >= heldout_floor
 
 
 @BELOW_TARGET
@@ -70,7 +82,7 @@ def test_heldout_families_reach_targets(heldout_report):
 
 @BELOW_TARGET
 def test_teaching_a_new_set_one_face_each(tmp_path, heldout):
-    clf = FaceClassifier(data_dir=tmp_path, min_confidence=0.0)
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path, min_confidence=0.0)  # the one the page teaches
     for family in HELDOUT_FAMILIES:
         teach_one_per_face(clf, family)
     images, labels = heldout
@@ -91,7 +103,7 @@ def test_four_turns_read_unseen_styles_better_than_one(classifier, heldout):
     images, labels = heldout[0][:1000], heldout[1][:1000]
     one = accuracy_report(labels, read_all(classifier, images))["accuracy"]
     four = accuracy_report(labels, read_all(classifier, images, turns=ALL_TURNS))["accuracy"]
-    # the shipped model: 70.2% and 75.5% on all 3,000 of these crops
+    # on all 3,000 of these crops: the default model 80.2% and 84.2%, the camera's 70.2% and 76.1%
     assert four >= one + 0.02
 
 
@@ -108,19 +120,21 @@ def test_none_crops_are_unreadable():
     clf = FaceClassifier(data_dir="/nonexistent/learned")
     crops = [render_none(np.random.default_rng([FRESH_SEED, i])) for i in range(100)]
     readings = clf.classify(crops, kind=None)
-    # a floor, as for accuracy: 97 of these 100 with the shipped model (92 at stage 7, 97
-    # before the fine-tunes on rendered scenes, which read the dice of whole scenes far better)
+    # a floor, as for accuracy: 99 of these 100 with the default model and the camera's (92 at
+    # stage 7, 97 before the fine-tunes on rendered scenes, which read scene dice far better)
     assert sum(r.label is None for r in readings) >= 90
     assert all(isinstance(r, FaceReading) and len(r.top) <= clf.top_k for r in readings)
 
 
-def test_taught_faces_do_not_turn_table_crops_into_dice(tmp_path):
-    clf = FaceClassifier(data_dir=tmp_path)
+@pytest.mark.parametrize("model", list(MODELS))
+def test_taught_faces_do_not_turn_table_crops_into_dice(tmp_path, model):
+    clf = FaceClassifier(MODELS[model], data_dir=tmp_path)
     for family in HELDOUT_FAMILIES:
         teach_one_per_face(clf, family)
     crops = [render_none(np.random.default_rng([FRESH_SEED, i])) for i in range(100)]
-    # the floor of the untaught test above: 93 stay unreadable (98 untaught); before
-    # TAUGHT_OVER_NONE and TAUGHT_MIN_LEAD, the 62 taught faces made dice of 86 of them
+    # the floor of the untaught test above: 99 stay unreadable with the default model, 92 with
+    # the camera's (99 untaught); before TAUGHT_OVER_NONE and TAUGHT_MIN_LEAD, the camera's 62
+    # taught faces made dice of 86 of them
     assert sum(r.label is None for r in clf.classify(crops, kind=None)) >= 90
 
 

@@ -205,7 +205,8 @@ def test_readings_index_and_iterate_like_detections():
 @pytest.fixture
 def cli_models(model, monkeypatch):
     monkeypatch.setattr(vision.detector, "DEFAULT_MODEL", model)
-    monkeypatch.setattr(vision.pipeline, "FaceClassifier", FakeClassifier)
+    # `dicescore read` and `watch` each load the face model their reading needs
+    monkeypatch.setattr(vision.faces, "FaceClassifier", lambda model_path=None: FakeClassifier())
 
 
 def test_read_prints_one_json_object_per_image(cli_models, tmp_path, capsys):
