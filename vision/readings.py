@@ -113,6 +113,13 @@ class DieReadings:
         """These dice in a picture resized by ``factor``, one number or (x, y) factors."""
         return replace(self, quads=(self.quads * np.float32(factor)).astype(np.float32))
 
+    def mirrored(self, width: float) -> DieReadings:
+        """These dice as seen in the picture flipped left to right (``width`` pixels wide); each
+        quad keeps its corners' turning order."""
+        quads = self.quads[:, ::-1].copy()
+        quads[..., 0] = width - quads[..., 0]
+        return replace(self, quads=quads.astype(np.float32))
+
     def shifted(self, offset) -> DieReadings:
         """These dice with every corner moved by ``offset`` (x, y) pixels."""
         return replace(self, quads=(self.quads + np.float32(offset)).astype(np.float32))

@@ -121,6 +121,14 @@ def test_finds_far_from_the_size_of_the_sure_dice_are_dropped():
     assert len(keep_similar_sizes(unsure)) == 3
 
 
+def test_mirrored_dice_land_where_they_were_seen_flipped():
+    quad = np.float32([[10, 20], [30, 20], [30, 40], [10, 40]])  # clockwise on screen
+    mirrored = DieReadings.from_quads([quad], scores=[0.7], cocked=[True]).mirrored(100)
+    assert mirrored.quads[0].tolist() == [[90, 40], [70, 40], [70, 20], [90, 20]]  # still clockwise
+    assert mirrored.scores.tolist() == [pytest.approx(0.7)] and mirrored.cocked.tolist() == [True]
+    assert mirrored.mirrored(100).centers.tolist() == [[20, 30]]
+
+
 def test_merged_passes_vote_on_whether_a_die_leans():
     square = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
     sure_flat = DieReadings.from_quads([square], scores=[0.9], cocked=[False])
@@ -136,6 +144,7 @@ def test_a_still_is_searched_at_several_scales(tmp_path):
     found = detector.detect_at_scales(np.zeros((480, 640, 3), np.uint8))
     expected = {
         (180.0, 140.0): 120,  # the whole frame: x10
+        (460.0, 140.0): 120,  # the whole frame mirrored: the find mirrored back, 640 - 180
         (40.0, 40.0): 240,  # shrunk into a border as wide again: x20, less the border
         # the four 400x300 quarters: x6.25, plus the quarter's corner; the one at (0, 0)
         # lies within half a face of the find above and is merged into it
@@ -148,12 +157,30 @@ def test_a_still_is_searched_at_several_scales(tmp_path):
     )
 
 
+def test_a_photo_keeps_an_unsure_find_only_if_its_mirror_image_shows_it_too(tmp_path):
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    frame = np.zeros((480, 640, 3), np.uint8)
+    seen_twice = np.float32([[100, 100], [140, 100], [140, 140], [100, 140]])
+    seen_once = seen_twice + 200
+    # the first look: both unsure finds, each in two of its passes, neither leaning
+    first = DieReadings.from_quads([seen_twice, seen_once], scores=[0.5, 0.5])
+    detector.passes_at_scales = lambda image: [first, first]
+    # the mirror look (in the flipped frame's coordinates) sees one of them, leaning
+    mirror = DieReadings.from_quads([seen_twice], scores=[0.5], cocked=[True]).mirrored(640)
+    detector.detect = lambda image: mirror
+    found = detector.detect_at_scales(frame)
+    assert found.centers.tolist() == [[120, 120]]
+    assert found.cocked.tolist() == [True]  # either look may call a die leaning
+
+
 def test_a_tiny_photo_is_searched_whole_without_quarters(model):
     detector = Detector(model)
     found = detector.detect_at_scales(np.zeros((20, 30, 3), np.uint8))
-    assert len(found) == 4  # the stand-in's two squares in the whole frame and in the border pass
-    # one pixel: no empty quarters to fail on, and a border of nothing repeats the whole frame
-    assert len(detector.detect_at_scales(np.zeros((1, 1, 3), np.uint8))) == 2
+    # the stand-in's two squares in the whole frame, mirrored and in the border pass
+    assert len(found) == 6
+    # one pixel: no empty quarters to fail on; the whole frame's two finds and their mirror
+    # images, and a border of nothing repeats the whole frame
+    assert len(detector.detect_at_scales(np.zeros((1, 1, 3), np.uint8))) == 4
 
 
 def test_decode_keeps_only_local_peaks_above_the_threshold():
