@@ -24,7 +24,7 @@ from datasets.faces import FAMILIES, HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, ren
 from datasets.faces.glyphs import HELDOUT_FONTS
 from models.face_net import WIDTH
 from scoring.faces import DIE_KINDS
-from vision.faces import ALL_TURNS, DEFAULT_MODEL, FaceClassifier
+from vision.faces import ALL_TURNS, DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 from vision.readings import rectify
 
 MODELS = Path(__file__).resolve().parent
@@ -471,34 +471,42 @@ within one run (docs/benchmarks-vision.md).
     return summary
 
 
+def shipped_as(model_path: Path) -> str | None:
+    """Which of the app's two face models a file is, by its name: "default", "camera", or None
+    (a teacher or another candidate)."""
+    return {DEFAULT_MODEL.name: "default", FAST_MODEL.name: "camera"}.get(model_path.name)
+
+
 def role(model_path: Path) -> str:
     """What the app reads with this file."""
-    if model_path.resolve() == DEFAULT_MODEL.resolve():
+    if shipped_as(model_path) == "default":
         return """
 The default model: `FaceClassifier()` reads with it, at four turns, and so do
 `dicescore read` (photos), `read_image` and `dicescore faces`. The camera reads every frame
 with the smaller models/faces-fast.onnx instead (models/faces-fast.md), to stay within a
 frame's time.
 """
-    return """
+    if shipped_as(model_path) == "camera":
+        return """
 The camera's model: the web app's camera and `dicescore watch` read every settled frame
 with it, at one turn a frame. Photos and single crops are read with the default model,
 models/faces.onnx (models/faces.md), which reads better and takes longer.
 """
+    return ""
 
 
 def budget(model_path: Path) -> str:
-    if model_path.resolve() == DEFAULT_MODEL.resolve():
-        return (
-            "A photo has no frame to keep up with; the camera's 2 ms budget for 9 crops is"
-            " met by models/faces-fast.onnx at one turn (its card)."
-        )
-    return "The issue's budget, 9 crops in 2 ms, is the camera's: it reads a frame at one turn."
+    if shipped_as(model_path) == "camera":
+        return "The issue's budget, 9 crops in 2 ms, is the camera's: it reads a frame at one turn."
+    return (
+        "The issue's budget, 9 crops in 2 ms, is the camera's, which reads a frame at one turn"
+        " with models/faces-fast.onnx (its card); a photo has no frame to keep up with."
+    )
 
 
 def size_limit(model_path: Path) -> str:
     """The Limits line on the network's size, from where the model is used."""
-    if model_path.resolve() == DEFAULT_MODEL.resolve():
+    if shipped_as(model_path) == "default":
         return """- Most limits below were measured on the camera's smaller model (models/faces-fast.onnx,
   stage 13) and its forerunners; this wider network is the stage-13 teacher they name, made
   8-bit. It reads better but is still below the targets, and it is too slow for the camera:

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 CROP_SIZE = 64  # rectified face crops: the face classifier's input size
+MAX_WARP = 512  # px: the largest face warped whole before shrinking (bounds the work)
 
 
 @dataclass(frozen=True)
@@ -181,12 +182,23 @@ def order_corners(quad) -> np.ndarray:
 
 
 def rectify(frame: np.ndarray, quads, size: int = CROP_SIZE) -> list[np.ndarray]:
-    """Each quad's content warped to a ``size`` x ``size`` square crop, as the camera were above it."""
-    square = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    """Each quad's content warped to a ``size`` x ``size`` square crop, as the camera were above it.
+
+    A face more than twice the crop's size (a close photo) is warped at its own size, up to
+    ``MAX_WARP``, and then shrunk by area: its pixels are averaged, not sampled every few
+    pixels.  Sampled, a photo's sensor noise stays at full strength in the crop (rendered
+    crops of 320 px with noise of 25 grey levels read 57% instead of 95%, docs/vision.md)."""
     crops = []
     for quad in np.asarray(quads, np.float32).reshape(-1, 4, 2):
-        warp = cv2.getPerspectiveTransform(order_corners(quad), square)
-        crops.append(cv2.warpPerspective(frame, warp, (size, size), flags=cv2.INTER_LINEAR))
+        corners = order_corners(quad)
+        side = float(np.linalg.norm(corners - np.roll(corners, 1, 0), axis=1).max())
+        warp_side = size if side < 2 * size else int(min(side, MAX_WARP))
+        square = np.float32([[0, 0], [warp_side, 0], [warp_side, warp_side], [0, warp_side]])
+        warp = cv2.getPerspectiveTransform(corners, square)
+        crop = cv2.warpPerspective(frame, warp, (warp_side, warp_side), flags=cv2.INTER_LINEAR)
+        if warp_side != size:
+            crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+        crops.append(crop)
     return crops
 
 

@@ -33,7 +33,8 @@ class SharedClassifier:
         self.classifier = classifier
         self.lock = threading.Lock()
 
-    def classify(self, crops, kind, turns=(0,)):
+    def classify(self, crops, kind, turns):
+        """As ``FaceClassifier.classify``; the camera's reader always says which turns."""
         with self.lock:
             return self.classifier.classify(crops, kind=kind, turns=turns)
 

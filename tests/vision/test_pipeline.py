@@ -209,6 +209,16 @@ def test_reader_rectifies_and_classifies_each_face(model):
     assert draw(frame, readings).shape == frame.shape
 
 
+def test_a_big_face_is_shrunk_by_averaging_its_pixels_not_sampling_them():
+    # a close photo: a 400-px grey face under strong sensor noise
+    noisy = np.clip(np.random.default_rng(0).normal(128, 40, (480, 480, 3)), 0, 255).astype(np.uint8)
+    quad = np.float32([[40, 40], [440, 40], [440, 440], [40, 440]])
+    crop = rectify(noisy, [quad])[0]
+    assert crop.shape == (64, 64, 3)
+    # averaged over about 6x6 pixels the noise falls to a sixth (sampled, it would stay at 40)
+    assert crop.std() < 10 and abs(crop.mean() - 128) < 3
+
+
 def test_rectify_turns_a_tilted_quad_into_an_upright_square():
     frame = np.zeros((100, 100, 3), np.uint8)
     quad = np.float32([[45, 20], [80, 45], [55, 80], [20, 55]])  # a square turned about 35 degrees
