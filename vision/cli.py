@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 
 def add_faces_command(commands) -> None:
@@ -27,9 +28,10 @@ def faces_command(args: argparse.Namespace) -> None:
         fail(str(error))
     crops = []
     for path in args.crops:
-        crop = cv2.imread(path, cv2.IMREAD_COLOR)
+        crop = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None  # no OpenCV warning
         if crop is None:
-            fail(f"cannot read image {path}")
+            why = "not an image OpenCV can read" if Path(path).is_file() else "no such file"
+            fail(f"cannot read image {path} ({why})")
         crops.append(crop)
     readings = classifier.classify(crops, kind=args.dice, turns=ALL_TURNS)  # no hurry: every turn
     for path, reading in zip(args.crops, readings, strict=True):

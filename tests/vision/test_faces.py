@@ -202,4 +202,8 @@ def test_cli_names_a_missing_image(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["faces", str(tmp_path / "absent.png")])
     assert exit_info.value.code == 2
-    assert "absent.png" in capsys.readouterr().err
+    assert "absent.png (no such file)" in capsys.readouterr().err
+    (tmp_path / "notes.png").write_text("not a picture")
+    with pytest.raises(SystemExit):
+        main(["faces", str(tmp_path / "notes.png")])
+    assert "notes.png (not an image OpenCV can read)" in capsys.readouterr().err
