@@ -30,7 +30,7 @@ CALIBRATION_BATCH = 50
 def calibration_batches(classifier: FaceClassifier, count: int, seed: int) -> list[np.ndarray]:
     """Seeded rendered crops, prepared as the classifier feeds them, in batches."""
     crops = render_set(count, seed, TRAIN_FAMILIES)[0]
-    prepared = np.stack([classifier._prepare(crop) for crop in crops])
+    prepared = classifier.prepare(crops)
     return [prepared[i : i + CALIBRATION_BATCH] for i in range(0, len(prepared), CALIBRATION_BATCH)]
 
 
