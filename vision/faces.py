@@ -130,7 +130,8 @@ class FaceClassifier:
         if not crops:
             return []
         allowed = self._allowed(kind)
-        turned = [[np.rot90(crop, k) for crop in crops] for k in turns]
+        batch = self.prepare(crops)  # once: a square crop turns the same before or after
+        turned = (np.ascontiguousarray(np.rot90(batch, k, axes=(2, 3))) for k in turns)
         cosines = np.mean([self._cosines(view, allowed)[0] for view in turned], 0)
         logits = np.where(allowed, self.scale * cosines, -np.inf)
         probs = softmax(logits)
@@ -160,10 +161,10 @@ class FaceClassifier:
 
     def embed(self, crops) -> np.ndarray:
         """L2-normalised embeddings (N x D) of BGR crops."""
-        return self._run(list(crops))[1]
+        return self._run(self.prepare(list(crops)))[1]
 
-    def _run(self, crops):
-        logits, embeddings = self.session.run(None, {"crops": self.prepare(crops)})
+    def _run(self, batch: np.ndarray):
+        logits, embeddings = self.session.run(None, {"crops": batch})
         return logits, embeddings
 
     def prepare(self, crops) -> np.ndarray:
@@ -174,11 +175,11 @@ class FaceClassifier:
             sized[i] = cv2.GaussianBlur(sized[i], (3, 3), 0.9)
         return sized.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
 
-    def _cosines(self, crops, allowed: np.ndarray):
+    def _cosines(self, batch: np.ndarray, allowed: np.ndarray):
         """Cosine of each crop to each label: the trained class, or the nearest taught example
         if it is closer, close enough and clearly nearer than the other taught faces.
         ``allowed`` (the die kind's labels) decides whether the network alone reads `none`."""
-        logits, embeddings = self._run(crops)
+        logits, embeddings = self._run(batch)
         cosines = logits / self.scale
         if not self.prototypes:
             return cosines, embeddings
