@@ -47,8 +47,8 @@ def quantize(
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    classifier = FaceClassifier(model, data_dir=tempfile.mkdtemp())
-    batches = calibration_batches(classifier, count, seed)
+    with tempfile.TemporaryDirectory() as no_examples:
+        batches = calibration_batches(FaceClassifier(model, data_dir=no_examples), count, seed)
 
     class Calibration(CalibrationDataReader):
         def __init__(self):

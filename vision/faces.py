@@ -127,6 +127,8 @@ class FaceClassifier:
         """One reading per BGR crop; ``kind`` (a die kind name, or None for all) limits the labels.
         Each crop is read turned by each of ``turns`` right angles and the cosines averaged."""
         crops = list(crops)
+        if not turns:
+            raise ValueError("turns: read each crop at one right-angle turn (0-3) at least")
         if not crops:
             return []
         allowed = self._allowed(kind)

@@ -108,6 +108,11 @@ def test_four_turns_read_a_crop_alike_however_it_lies(classifier, heldout):
         assert a.confidence == pytest.approx(b.confidence, abs=1e-4)
 
 
+def test_reading_at_no_turn_at_all_is_refused(classifier, heldout):
+    with pytest.raises(ValueError, match="turns"):
+        classifier.classify(heldout[0][:2], turns=())
+
+
 def test_four_turns_read_unseen_styles_better_than_one(classifier, heldout):
     images, labels = heldout[0][:1000], heldout[1][:1000]
     one = accuracy_report(labels, read_all(classifier, images))["accuracy"]
