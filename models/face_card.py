@@ -214,9 +214,9 @@ def write_card(
                 (corner_truth, corner_images),
             )
         ]
-        latency = latency_ms(FaceClassifier(model_path, data_dir=empty))
-        latency_turned = latency_ms(FaceClassifier(model_path, data_dir=empty), turns=ALL_TURNS)
         app_classifier = FaceClassifier(model_path, data_dir=empty)  # the app's confidence threshold
+        latency = latency_ms(app_classifier)
+        latency_turned = latency_ms(app_classifier, turns=ALL_TURNS)
         scenes = {}
         for name, (folders, split, sample) in scene_sets.items():
             crops, scene_truth, kinds, images = scene_dice(folders, split, sample)
@@ -233,7 +233,7 @@ def write_card(
         taught = accuracy_report(heldout_truth, read_all(classifier, heldout_images))
         turned.append(accuracy_report(heldout_truth, read_all(classifier, heldout_images, turns=ALL_TURNS)))
     labels = list(classifier.labels)
-    float_model = Path(recipe.get("quantized", {}).get("from", "")) if recipe.get("quantized") else None
+    float_model = Path(recipe["quantized"]["from"]) if recipe.get("quantized") else None
     unquantized = None
     if float_model is not None and float_model.is_file():
         with tempfile.TemporaryDirectory() as empty:
