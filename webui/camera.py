@@ -243,10 +243,14 @@ class Camera:
 
         # With no game to score there is no die kind to read: motion is still followed.
         event = self.tracker.update(frame, read if target is not None else DieReadings.empty)
-        if event is not None:
-            self.outlined = event.dice
-            self.record(app, ledger, event)
-        self.publish(frame, now=event is not None)
+        if event is None:
+            self.publish(frame)
+            return
+        # The settled roll is drawn before it is scored, so that the live picture already
+        # outlines its dice when the board shows it.
+        self.outlined = event.dice
+        self.publish(frame, now=True)
+        self.record(app, ledger, event)
 
     def reader(self, kind: str) -> DiceReader:
         if kind not in self.readers:

@@ -91,6 +91,7 @@ def start_game(tab, game, title, players, screenshot=None, **options):
         tab.screenshot(path=SCREENSHOTS / screenshot, full_page=True)
     tab.get_by_role("button", name="Start the game").click()
     expect(tab.locator("#board h1")).to_have_text(title)
+    expect(tab.locator("#table[data-ready]")).to_be_attached()  # table.js has wired the board
 
 
 def score_of(tab, player):

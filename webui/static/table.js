@@ -239,3 +239,7 @@ if (camera) {
     setTimeout(() => { live.src = `${live.src.split("?")[0]}?${Date.now()}`; }, 2000);
   });
 }
+
+// Everything is wired: the board takes taps now (style.css holds them off until then, as a
+// form sent before this script runs would reload the page and lose what was typed).
+table.dataset.ready = "yes";
