@@ -73,7 +73,9 @@ def main() -> None:
             "full: detect + classify + track": timed(full, args.runs),
             "detect": timed(lambda: reader.detector.detect(frame), args.runs),
             "rectify + classify": timed(
-                lambda: reader.classifier.classify(rectify(frame, found.quads), kind=kind, turns=(0,)),
+                lambda: reader.classifier.classify(
+                    rectify(frame, found.quads), kind=kind, turns=(0,), second_look=False
+                ),
                 args.runs,
             ),
             "track (motion check + vote)": timed(

@@ -106,7 +106,9 @@ def evaluate(
             counts[f"read_right {kind}"] += right
             true_crops = rectify(image, [dice[j]["quad"] for j in must])
             # read as the finds were: a photo at four turns, a video frame at one
-            true_read = classifier.classify(true_crops, kind=kind, turns=ALL_TURNS if still else (0,))
+            true_read = classifier.classify(
+                true_crops, kind=kind, turns=ALL_TURNS if still else (0,), second_look=still
+            )
             counts["read_right_true_quads"] += sum(
                 r.label == dice[j]["label"] for r, j in zip(true_read, must, strict=True)
             )
@@ -282,7 +284,9 @@ def write_card(model_path: Path, heldout: Path, out: Path, recipe: dict, train: 
         "is read in one pass; a photo through `dicescore read` at three scales (the whole frame,",
         "the frame shrunk into a border, four enlarged quarters; a die is kept when two passes see",
         "it or one is sure of it), then checked against the whole frame mirrored (an unsure find",
-        "must be seen there too). Frames far from 4:3 are padded, not squeezed.",
+        "must be seen there too); its faces are read at four turns, and an unsure one framed",
+        "wider and tighter too (`FaceClassifier.classify`'s second look). Frames far from 4:3",
+        "are padded, not squeezed.",
         "",
         "| framing | dice | as a video frame | as a photo |",
         "|---|---|---|---|",

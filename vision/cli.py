@@ -33,7 +33,7 @@ def faces_command(args: argparse.Namespace) -> None:
             why = "not an image OpenCV can read" if Path(path).is_file() else "no such file"
             fail(f"cannot read image {path} ({why})")
         crops.append(crop)
-    readings = classifier.classify(crops, kind=args.dice, turns=ALL_TURNS)  # no hurry: every turn
+    readings = classifier.classify(crops, kind=args.dice, turns=ALL_TURNS)  # no hurry: every look
     for path, reading in zip(args.crops, readings, strict=True):
         if args.json:
             top = [[label, round(p, 4)] for label, p in reading.top]

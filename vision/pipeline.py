@@ -40,7 +40,8 @@ class DiceReader:
 
     def read(self, frame: np.ndarray, still: bool = False) -> DieReadings:
         """The dice in ``frame``; a ``still`` (a photo, not a video frame) is searched at
-        several scales and its faces read at four turns, slower but surer.  Video frames are
+        several scales and its faces read at four turns, unsure ones framed anew too (see
+        ``FaceClassifier.classify``), slower but surer.  Video frames are
         read at one turn each, the next one each frame, so that the tracker's vote over a
         settled roll's frames sees each die turned every way for the price of one."""
         found = self.detector.detect_at_scales(frame) if still else self.detector.detect(frame)
@@ -49,7 +50,7 @@ class DiceReader:
         if len(found) == 0:
             return found
         crops = rectify(frame, found.quads)
-        faces = self.classifier.classify(crops, kind=self.kind, turns=turns)
+        faces = self.classifier.classify(crops, kind=self.kind, turns=turns, second_look=still)
         # A second opinion on the detector's unsure finds: the classifier knows what is not a
         # die face (table, card, chip).  Sure finds stay, even unreadable, for a tap to fix.
         keep = [
