@@ -69,7 +69,7 @@ NOISE_MASK = np.float32([[1, -2, 1], [-2, 4, -2], [1, -2, 1]])
 # an ensemble of four looks (for still photos, where time is cheap).
 ALL_TURNS = (0, 1, 2, 3)
 # A crop read with less confidence than this gets a second look, framed wider and tighter
-# (``widened``, ``narrowed``), and the surest of the three readings stands: a face cut
+# (``widened``, ``narrowed``), and the surest of the readings naming a face stands: a face cut
 # tighter or looser than the renders were (a hand-cut crop of a card's corner, a detector's
 # loose box) reads as the model learnt it.  Measured in docs/vision.md; on the face card's
 # sets a sure reading is almost always right; one crop in fifteen of the trained families
@@ -141,7 +141,8 @@ class FaceClassifier:
         """One reading per BGR crop; ``kind`` (a die kind name, or None for all) limits the labels.
         Each crop is read turned by each of ``turns`` right angles and the cosines averaged.
         With ``second_look``, a crop read unsure (``SECOND_LOOK_BELOW``) is read again framed
-        wider and tighter, and the surest reading kept; the camera, short of time, skips it."""
+        wider and tighter, and a reframed look that names a face more surely replaces the
+        first; the camera, short of time, skips it."""
         crops = list(crops)
         if not turns:
             raise ValueError("turns: read each crop at one right-angle turn (0-3) at least")
