@@ -232,6 +232,8 @@ class FaceClassifier:
     def _fit(self, crop: np.ndarray) -> np.ndarray:
         """One crop as S x S BGR uint8: shrunk by area, or enlarged linearly."""
         crop = np.asarray(crop)
+        if crop.ndim not in (2, 3) or crop.size == 0:
+            raise ValueError(f"a crop must be an image (grey, BGR or BGRA pixels): got shape {crop.shape}")
         if crop.ndim == 2:
             crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
         elif crop.shape[2] == 4:

@@ -3,6 +3,7 @@ floors on fresh renders, masks by die kind, learns from taps and forgets them; a
 file fails clearly."""
 
 import json
+import re
 
 import cv2
 import numpy as np
@@ -110,6 +111,14 @@ def test_four_turns_read_a_crop_alike_however_it_lies(classifier, heldout):
     for a, b in zip(upright, turned, strict=True):
         assert a.label == b.label
         assert a.confidence == pytest.approx(b.confidence, abs=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(0, 0, 3), (64, 0, 3), (64,)])
+def test_a_crop_that_is_no_image_is_refused_by_name(classifier, shape):
+    with pytest.raises(
+        ValueError, match=re.escape(f"a crop must be an image (grey, BGR or BGRA pixels): got shape {shape}")
+    ):
+        classifier.classify([np.zeros((64, 64, 3), np.uint8), np.zeros(shape, np.uint8)])
 
 
 def test_reading_at_no_turn_at_all_is_refused(classifier, heldout):
