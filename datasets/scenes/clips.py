@@ -2,6 +2,7 @@
 
     python -m datasets.scenes.clips --out datasets/demo/demo.mp4 --rolls 7 --seed 5 --hand 3 --size 320 240
     python -m datasets.scenes.clips --out data/clips/a.mp4 --rolls 3 --seed 11 --hand 1
+    python -m datasets.scenes.clips --out data/clips/b.mp4 --rolls 3 --split heldout
 
 A clip is, per roll: the dice falling in and tumbling (rendered with motion blur), the settled
 table held for a few seconds (its last render repeated with fresh sensor noise, which is what a
@@ -62,6 +63,7 @@ def build_clip(
     hand_rolls=(),
     size=(400, 300),
     settle_seconds=5.0,
+    split="train",
 ):
     rng = np.random.default_rng(seed)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -74,7 +76,7 @@ def build_clip(
             wanted = tumble + [SETTLED] + waving
             folder = Path(tmp) / f"roll{roll}"
             truths = render_scene(
-                seed, 0, folder, size=size, frames=wanted, roll=roll, kind=kind, count=count, hand=hand
+                seed, 0, folder, split, size, frames=wanted, roll=roll, kind=kind, count=count, hand=hand
             )
             images = {t["image"]: cv2.imread(str(folder / t["image"])) for t in truths}
             by_frame = dict(zip(wanted, truths, strict=True))
@@ -106,9 +108,22 @@ def main(argv=None) -> int:
         "--hand", type=int, nargs="*", default=[], metavar="ROLL", help="rolls a hand waves over"
     )
     parser.add_argument("--size", type=int, nargs=2, default=(400, 300), metavar=("W", "H"))
+    parser.add_argument(
+        "--split",
+        choices=("train", "heldout"),
+        default="train",
+        help="heldout: tables, lights, distractors and artwork that training scenes never use",
+    )
     args = parser.parse_args(argv)
     clip, rolls = build_clip(
-        args.out, args.seed, args.rolls, args.dice, args.count, set(args.hand), tuple(args.size)
+        args.out,
+        args.seed,
+        args.rolls,
+        args.dice,
+        args.count,
+        set(args.hand),
+        tuple(args.size),
+        split=args.split,
     )
     print(f"wrote {clip} ({clip.stat().st_size / 1e6:.1f} MB) and {rolls}", file=sys.stderr)
     return 0

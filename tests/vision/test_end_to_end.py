@@ -24,6 +24,10 @@ CLIPS = {
     "demo": (ROOT / "datasets" / "demo" / "demo.mp4", "cubes"),
     "d6": (FIXTURES / "clips" / "d6.mp4", "d6"),
     "cards": (FIXTURES / "clips" / "cards.mp4", "square-shooters"),
+    "cubes": (FIXTURES / "clips" / "cubes.mp4", "cubes"),
+    # tables, lights, distractors and artwork that no training scene has (--split heldout)
+    "d6-heldout": (FIXTURES / "clips" / "d6-heldout.mp4", "d6"),
+    "cubes-heldout": (FIXTURES / "clips" / "cubes-heldout.mp4", "cubes"),
 }
 
 
@@ -83,6 +87,15 @@ def test_each_roll_shows_the_dice_thrown_give_or_take_one(watched, name):
         ),
         "d6",
         "cards",
+        pytest.param(
+            "cubes",
+            marks=pytest.mark.xfail(reason="issue 5 target: one roll misses a blank die", strict=True),
+        ),
+        pytest.param(
+            "d6-heldout",
+            marks=pytest.mark.xfail(reason="issue 5 target: one roll has an extra find", strict=True),
+        ),
+        "cubes-heldout",
     ],
 )
 def test_each_roll_shows_exactly_the_dice_thrown(watched, name):
@@ -100,11 +113,22 @@ def share_read_right(events, rolls) -> float:
     return right / max(total, 1)
 
 
-# floors under what the shipped models read (demo 96%, d6 73%, cards 74%), a die or two
-# below: small card dice, 15 pixels across in these 320x240 clips, are the hardest (27 of
-# them: one die is 3.7%); the d6 clip has 15 dice.  Each frame read at one turn, the same
-# turn every frame, read 94%, 80% and 52%.
-@pytest.mark.parametrize(("name", "floor"), [("demo", 0.92), ("d6", 0.66), ("cards", 0.66)])
+# floors under what the shipped models read (demo 96%, d6 73%, cards 74%; cubes, d6-heldout
+# and cubes-heldout 94%, 17 of 18 dice each), a die or two below: small card dice, 15 pixels
+# across in these 320x240 clips, are the hardest (27 of them: one die is 3.7%); the d6 clip
+# has 15 dice.  Each frame read at one turn, the same turn every frame, read 94%, 80% and
+# 52% (the first three clips).
+@pytest.mark.parametrize(
+    ("name", "floor"),
+    [
+        ("demo", 0.92),
+        ("d6", 0.66),
+        ("cards", 0.66),
+        ("cubes", 0.88),
+        ("d6-heldout", 0.88),
+        ("cubes-heldout", 0.88),
+    ],
+)
 def test_faces_are_read_at_least_as_well_as_the_model_cards_say(watched, name, floor):
     assert share_read_right(*watched[name]) >= floor
 
