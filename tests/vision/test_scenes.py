@@ -8,6 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
+import datasets.scenes.clips
+from datasets.scenes.clips import build_clip
 from datasets.scenes.render import (
     HELDOUT_TABLES,
     MORE_TRAIN_TABLES,
@@ -132,3 +134,31 @@ def test_tracker_reports_each_rendered_table_once():
             events += [event] if event else []
     # the first table was there from the start: no motion, no roll
     assert [sorted(e.labels) for e in events] == expected[1:]
+
+
+def test_a_clip_is_rendered_from_the_split_asked_for(tmp_path, monkeypatch):
+    asked = []
+
+    def render_scene(seed, index, folder, split, size, frames, roll, kind, count, hand):
+        """Blender's stand-in: one grey picture a frame, one die showing 3."""
+        asked.append((split, kind, count))
+        folder.mkdir(parents=True, exist_ok=True)
+        truths = []
+        for frame in frames:
+            cv2.imwrite(str(folder / f"{frame:04d}.png"), np.full((size[1], size[0], 3), 90, np.uint8))
+            die = {
+                "label": "3",
+                "quad": [[10, 10], [20, 10], [20, 20], [10, 20]],
+                "visible": 1.0,
+                "cocked": False,
+            }
+            truths.append({"image": f"{frame:04d}.png", "dice": [die]})
+        return truths
+
+    monkeypatch.setattr(datasets.scenes.clips, "render_scene", render_scene)
+    clip, rolls = build_clip(
+        tmp_path / "c.mp4", 1, 2, "d6", 1, size=(64, 48), settle_seconds=0.2, split="heldout"
+    )
+    assert asked == [("heldout", "d6", 1)] * 2
+    assert [json.loads(line)["faces"] for line in rolls.read_text().splitlines()] == [["3"], ["3"]]
+    assert cv2.VideoCapture(str(clip)).read()[0]
