@@ -400,7 +400,8 @@ rows on rendered scenes, which are read as the app reads them (see below). "One 
 each crop as it comes (`turns=(0,), second_look=False`), as the camera reads each video
 frame; "as a photo" reads it as `classify` does by default, and so `dicescore read` reads a
 photo and `dicescore faces` a crop: at its four right-angle turns, averaged, and a crop still
-unsure after that read again framed wider and tighter (`second_look`), the surest kept.
+unsure after that shown again framed wider and tighter, white-balanced and
+contrast-stretched (`second_look`), the surest reading that names a face kept.
 
 | test set | crops | one turn | lowest class | as a photo | lowest class |
 | --- | --- | --- | --- | --- | --- |

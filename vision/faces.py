@@ -9,8 +9,8 @@
 
 Two models ship.  The default, models/faces.onnx, reads best (a wide network in 8-bit
 integers); ``classify`` reads each crop at its four right-angle turns and averages the
-readings, an ensemble of four looks, and reads a crop it is still unsure of again framed
-wider and tighter (``second_look``).  9 crops take it about 15 ms: fine for a photo, too
+readings, an ensemble of four looks, and reads a crop it is still unsure of again, shown
+four more ways (``second_look``).  9 crops take it about 15 ms: fine for a photo, too
 slow for every frame of a camera.  The camera reads with models/faces-fast.onnx at one turn
 a frame (9 crops in under 2 ms), the next turn each frame, and the roll tracker's vote over
 the settled frames makes up the ensemble (docs/vision.md; each model's card has its
@@ -68,12 +68,13 @@ NOISE_MASK = np.float32([[1, -2, 1], [-2, 4, -2], [1, -2, 1]])
 # A die lands turned any way; reading a crop at all four right-angle turns and averaging is
 # an ensemble of four looks (for still photos, where time is cheap).
 ALL_TURNS = (0, 1, 2, 3)
-# A crop read with less confidence than this gets a second look, framed wider and tighter
-# (``widened``, ``narrowed``), and the surest of the readings naming a face stands: a face cut
-# tighter or looser than the renders were (a hand-cut crop of a card's corner, a detector's
-# loose box) reads as the model learnt it.  Measured in docs/vision.md; on the face card's
-# sets a sure reading is almost always right; one crop in fifteen of the trained families
-# is read again (one in four of the held-out ones).
+# A crop read with less confidence than this gets a second look (``SECOND_LOOKS``: framed
+# wider and tighter, white-balanced, contrast-stretched), and the surest of the readings
+# naming a face stands: a face cut tighter or looser than the renders were (a hand-cut crop
+# of a card's corner, a detector's loose box), or lit by a coloured lamp or a dim one, reads
+# as the model learnt it.  Measured in docs/vision.md; on the face card's sets a sure
+# reading is almost always right; one crop in fifteen of the trained families is read again
+# (one in four of the held-out ones).
 SECOND_LOOK_BELOW = 0.8
 WIDEN_MARGIN = 0.15  # of the crop's side, added on each side
 NARROW_KEEP = 0.8  # of the crop's side, kept about the centre
@@ -140,9 +141,9 @@ class FaceClassifier:
     ) -> list[FaceReading]:
         """One reading per BGR crop; ``kind`` (a die kind name, or None for all) limits the labels.
         Each crop is read turned by each of ``turns`` right angles and the cosines averaged.
-        With ``second_look``, a crop read unsure (``SECOND_LOOK_BELOW``) is read again framed
-        wider and tighter, and a reframed look that names a face more surely replaces the
-        first; the camera, short of time, skips it."""
+        With ``second_look``, a crop read unsure (``SECOND_LOOK_BELOW``) is read again in each
+        of ``SECOND_LOOKS``, and a look that names a face more surely replaces the first; the
+        camera, short of time, skips it."""
         crops = list(crops)
         if not turns:
             raise ValueError("turns: read each crop at one right-angle turn (0-3) at least")
@@ -152,12 +153,16 @@ class FaceClassifier:
         batch = self.prepare(crops)  # once: a square crop turns the same before or after
         probs = self._probabilities(batch, allowed, turns)
         unsure = np.flatnonzero(probs.max(1) < SECOND_LOOK_BELOW) if second_look else []
-        for frame in (widened, narrowed) if len(unsure) else ():
-            looks = self._probabilities(frame(batch[unsure]), allowed, turns)
-            # A reframed look may name a face, not rule one out: framed wider, a die looks
+        if len(unsure):
+            # every look of every unsure crop in one batch: one network run per turn
+            shown = np.concatenate([look(batch[unsure]) for look in SECOND_LOOKS])
+            looks = self._probabilities(shown, allowed, turns).reshape(len(SECOND_LOOKS), len(unsure), -1)
+            # A second look may name a face, not rule one out: framed wider, a die looks
             # more like table, and a sure `none` there dropped real dice from photos.
-            surer = (looks.max(1) > probs[unsure].max(1)) & (looks.argmax(1) != self.index[NONE])
-            probs[unsure[surer]] = looks[surer]
+            sureness = np.where(looks.argmax(2) != self.index[NONE], looks.max(2), -1.0)
+            best = sureness.argmax(0)
+            surer = sureness[best, np.arange(len(unsure))] > probs[unsure].max(1)
+            probs[unsure[surer]] = looks[best[surer], np.flatnonzero(surer)]
         # the likeliest labels first: top_k faces, plus room for `none` among them
         order = np.argsort(-probs, axis=1)[:, : self.top_k + 1]
         return [self._reading(p, ranked) for p, ranked in zip(probs, order, strict=True)]
@@ -321,12 +326,31 @@ def narrowed(batch: np.ndarray) -> np.ndarray:
     return resampled(batch[:, :, cut : size - cut, cut : size - cut], size)
 
 
+def balanced(batch: np.ndarray) -> np.ndarray:
+    """Prepared crops with their white balanced: each channel scaled to the crop's mean grey
+    (a lamp's colour cast the camera left in)."""
+    means = batch.mean((2, 3), keepdims=True)
+    return np.clip(batch * (means.mean(1, keepdims=True) / np.maximum(means, 1e-3)), 0, 1).astype(np.float32)
+
+
+def stretched(batch: np.ndarray) -> np.ndarray:
+    """Prepared crops with their contrast stretched: the 2nd to 98th percentiles of each to 0-1
+    (a dim or washed-out face)."""
+    low, high = np.percentile(batch, (2, 98), axis=(1, 2, 3), keepdims=True)
+    return np.clip((batch - low) / np.maximum(high - low, 0.05), 0, 1).astype(np.float32)
+
+
 def resampled(batch: np.ndarray, size: int) -> np.ndarray:
     """N x 3 x H x W float crops at size x size.  Linear and in floats, so symmetric about the
     centre: a crop turned a right angle is reframed exactly as it would be unturned."""
     channels_last = np.ascontiguousarray(batch.transpose(0, 2, 3, 1))
     out = [cv2.resize(crop, (size, size), interpolation=cv2.INTER_LINEAR) for crop in channels_last]
     return np.stack(out).transpose(0, 3, 1, 2).copy()
+
+
+# The second look's ways of showing an unsure crop again: framed wider and tighter, its white
+# balanced, its contrast stretched.  All act on the prepared crops and commute with a turn.
+SECOND_LOOKS = (widened, narrowed, balanced, stretched)
 
 
 def load_session(path: Path) -> ort.InferenceSession:
