@@ -157,6 +157,17 @@ def test_a_still_is_searched_at_several_scales(tmp_path):
     )
 
 
+def test_a_big_photo_is_halved_before_it_is_padded(tmp_path):
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
+    shown = []
+    detect = detector.detect
+    detector.detect = lambda image: shown.append(image.shape[:2]) or detect(image)
+    detector.passes_at_scales(np.zeros((480, 640, 3), np.uint8))
+    # the whole frame, then the border pass: 640x480 halved twice (until under four times the
+    # 64x48 input) and padded to twice that, not 1280x960; then the four quarters
+    assert shown == [(480, 640), (240, 320)] + [(300, 400)] * 4
+
+
 def test_a_photo_keeps_an_unsure_find_only_if_its_mirror_image_shows_it_too(tmp_path):
     detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
     frame = np.zeros((480, 640, 3), np.uint8)
