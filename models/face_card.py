@@ -230,7 +230,7 @@ def write_card(
         tight = accuracy_report(tight_truth, read_all(classifier, tight_images))
         # Still photos are read at four turns with a second look (vision.pipeline): each set
         # again that way.
-        turned = [
+        as_photo = [
             accuracy_report(truth, read_all(classifier, images, **AS_A_PHOTO))
             for truth, images in (
                 (trained_truth, trained_images),
@@ -241,7 +241,7 @@ def write_card(
         ]
         app_classifier = FaceClassifier(model_path, data_dir=empty)  # the app's confidence threshold
         latency = latency_ms(app_classifier)
-        latency_turned = latency_ms(app_classifier, **AS_A_PHOTO)
+        latency_as_photo = latency_ms(app_classifier, **AS_A_PHOTO)
         scenes = {}
         for name, (folders, split, sample) in scene_sets.items():
             crops, scene_truth, kinds, images = scene_dice(folders, split, sample)
@@ -256,7 +256,7 @@ def write_card(
         classifier = FaceClassifier(model_path, data_dir=folder, min_confidence=0.0)
         taught_count = sum(teach_one_per_face(classifier, family) for family in HELDOUT_FAMILIES)
         taught = accuracy_report(heldout_truth, read_all(classifier, heldout_images))
-        turned.append(accuracy_report(heldout_truth, read_all(classifier, heldout_images, **AS_A_PHOTO)))
+        as_photo.append(accuracy_report(heldout_truth, read_all(classifier, heldout_images, **AS_A_PHOTO)))
     labels = list(classifier.labels)
     float_model = Path(recipe["quantized"]["from"]) if recipe.get("quantized") else None
     unquantized = None
@@ -301,19 +301,19 @@ def write_card(
         (f"the same corners cut tighter (the middle {TIGHT_KEEP:.0%} of each)", tight),
         (f"held-out families after `learn()` of one example per face ({taught_count} taps)", taught),
     ]
-    for name, (folders, images, reports, reports_turned) in scenes.items():
+    for name, (folders, images, reports, reports_as_photo) in scenes.items():
         where = f"{scene_folders(folders)}, {images} images"
         rows.append((f"dice in Blender-rendered {name} scenes ({where}), die-kind mask", reports["all dice"]))
-        turned.append(reports_turned["all dice"])
+        as_photo.append(reports_as_photo["all dice"])
     table_rows = "\n".join(
         f"| {name} | {r['n']:,} | {r['accuracy']:.2%} | {r['worst'][0]} {r['worst'][1]:.1%} "
         f"| {t['accuracy']:.2%} | {t['worst'][0]} {t['worst'][1]:.1%} |"
-        for (name, r), t in zip(rows, turned, strict=True)
+        for (name, r), t in zip(rows, as_photo, strict=True)
     )
     scene_rows = "\n".join(
         f"| {name} | {kind} | {r['n']:,} | {r['accuracy']:.1%} | {r['unreadable']:.1%} "
-        f"| {r['worst'][0]} {r['worst'][1]:.0%} | {reports_turned[kind]['accuracy']:.1%} |"
-        for name, (_, _, reports, reports_turned) in scenes.items()
+        f"| {r['worst'][0]} {r['worst'][1]:.0%} | {reports_as_photo[kind]['accuracy']:.1%} |"
+        for name, (_, _, reports, reports_as_photo) in scenes.items()
         for kind, r in reports.items()
     )
     scene_section = scene_card_section(
@@ -418,8 +418,8 @@ Confusion matrices (rows: true face, columns: reading): ![confusion]({confusion}
 ## Latency
 9 crops of 64 x 64 px through `FaceClassifier.classify` (preprocessing included), one
 onnxruntime thread: at one turn median {latency["median"]:.2f} ms (90th percentile
-{latency["p90"]:.2f} ms); as a photo (four turns, second look) median {latency_turned["median"]:.2f} ms
-(90th percentile {latency_turned["p90"]:.2f} ms).
+{latency["p90"]:.2f} ms); as a photo (four turns, second look) median {latency_as_photo["median"]:.2f} ms
+(90th percentile {latency_as_photo["p90"]:.2f} ms).
 `python benchmarks/bench_faces.py` re-measures both models. {budget(model_path)} This host is
 shared: one file has measured from 1.4 to 2.1 ms in runs an hour apart, so compare files
 within one run (docs/benchmarks-vision.md).
@@ -484,13 +484,13 @@ within one run (docs/benchmarks-vision.md).
         "corner": corner,
         "tight_corner": tight,
         "latency": latency,
-        "latency_as_a_photo": latency_turned,
+        "latency_as_a_photo": latency_as_photo,
         "as_a_photo": {
-            "trained": turned[0],
-            "heldout": turned[1],
-            "corner": turned[2],
-            "tight_corner": turned[3],
-            "taught": turned[4],
+            "trained": as_photo[0],
+            "heldout": as_photo[1],
+            "corner": as_photo[2],
+            "tight_corner": as_photo[3],
+            "taught": as_photo[4],
         },
         "size_mb": size_mb,
         "scenes": {name: reports for name, (_, _, reports, _) in scenes.items()},

@@ -40,7 +40,7 @@ class DiceReader:
 
     def read(self, frame: np.ndarray, still: bool = False) -> DieReadings:
         """The dice in ``frame``; a ``still`` (a photo, not a video frame) is searched at
-        several scales and its faces read at four turns, unsure ones framed anew too (see
+        several scales and its faces read at four turns, unsure ones given a second look (see
         ``FaceClassifier.classify``), slower but surer.  Video frames are
         read at one turn each, the next one each frame, so that the tracker's vote over a
         settled roll's frames sees each die turned every way for the price of one."""
