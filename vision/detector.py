@@ -27,6 +27,15 @@ from vision.readings import DieReadings
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
 SURE_ALONE = 0.6  # a still's find seen at one scale only is kept from this score (see merge)
 MIN_TILE = 32  # a photo smaller than this in a quarter is not searched by quarters
+TILE_OVERLAP = 0.4  # of a tile's side shared with its neighbour (quarters: 5/8 of the frame)
+# A cap on time: 8 x 8 tiles take about half a second here. It binds above 12 megapixels,
+# whose tiles the network then sees shrunk more than twice (a 48-megapixel photo's, 4 times).
+MOST_TILES = 8
+# Dice that fill much of a photo are shrunk into a border this many times further than the
+# border pass, and a find there counts only at this side or more in the network's input: a
+# smaller one is a die the finer passes see better, or a group of dice taken for one.
+BIGGER_ZOOM_OUTS = (4, 8)
+BIG_SIDE = 16
 MOST_STRETCH = 1.15  # frames further than this from the network's aspect are padded, not stretched
 # Dice in one frame are one size, give or take the camera's tilt. A find under 0.4x (or over
 # 2.5x) the side of the frame's sure dice is a table pattern: chosen on training scenes, where it
@@ -78,33 +87,64 @@ class Detector:
 
     def detect_at_scales(self, frame: np.ndarray) -> DieReadings:
         """For a still photo, where time is cheap and the dice may be any size: a first look at
-        several scales (``passes_at_scales``, merged), then a second look at the whole frame
-        mirrored left to right.  A find the first look is unsure of must be seen in the mirror
-        image too, and a die leans when either look says so: on held-out scenes this dropped
-        more false finds than dice and flagged more of the leaning dice (docs/vision.md)."""
-        first_look = merge(self.passes_at_scales(frame))
+        several scales (``passes_at_scales``), the finds unlike the sure dice of all passes in
+        size dropped (a card, a cup or a group of dice seen as one) and the rest merged; then
+        a second look at the whole frame mirrored left to right.  A find the first look is
+        unsure of must be seen in the mirror image too, and a die leans when either look says
+        so: on held-out scenes this dropped more false finds than dice and flagged more of the
+        leaning dice (docs/vision.md)."""
+        first_look = merge(like_sized(self.passes_at_scales(frame)))
         mirror_look = self.detect(cv2.flip(frame, 1)).mirrored(frame.shape[1])
         return merge([first_look, mirror_look])
 
     def passes_at_scales(self, frame: np.ndarray) -> list[DieReadings]:
-        """The finds of the whole frame, of the frame shrunk to half inside a padded border
-        (dice too big for the network), and of four overlapping quarters enlarged (dice too
-        small), each pass in frame coordinates."""
+        """The finds of each way of looking at a still, in frame coordinates: the whole frame;
+        the frame shrunk to half inside a padded border (dice too big for the network); four
+        overlapping quarters enlarged (dice too small); in a big photo, a finer grid of tiles
+        (dice too small even for the quarters); and the frame shrunk further still (dice that
+        fill the photo), keeping only the big finds there."""
         height, width = frame.shape[:2]
-        passes = [self.detect(frame)]
-        # A big photo is halved before it is padded: the network sees the padded frame far
-        # smaller anyway, and padding a 48-megapixel photo whole took 1.6 s.
-        small = halved(frame, 4 * self.width, 4 * self.height)
+        passes = [self.detect(frame), self.zoomed_out(frame, 2)]
+        for grid in dict.fromkeys((2, self.finest_grid(width, height))):
+            passes += self.tiled(frame, grid)
+        view = min(self.width / width, self.height / height)  # network pixels per frame pixel
+        for shrink in BIGGER_ZOOM_OUTS:
+            found = self.zoomed_out(frame, shrink)
+            passes.append(found[found.sizes * view / shrink >= BIG_SIDE])
+        return passes
+
+    def zoomed_out(self, frame: np.ndarray, shrink: int) -> DieReadings:
+        """The finds of the frame shown at 1/``shrink`` of the network's view, inside a border
+        of its mean colour, in frame coordinates."""
+        height, width = frame.shape[:2]
+        # Halved first, until the padded frame is under 8 times the network's view: the
+        # network sees it far smaller anyway, and padding a 48-megapixel photo whole took 1.6 s.
+        small = halved(frame, 8 * self.width // shrink, 8 * self.height // shrink)
         fill = [float(v) for v in cv2.mean(small)[:3]]
-        pad_y, pad_x = small.shape[0] // 2, small.shape[1] // 2
-        zoomed_out = cv2.copyMakeBorder(small, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=fill)
+        pad_y, pad_x = small.shape[0] * (shrink - 1) // 2, small.shape[1] * (shrink - 1) // 2
+        padded = cv2.copyMakeBorder(small, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=fill)
         back = (width / small.shape[1], height / small.shape[0])
-        passes.append(self.detect(zoomed_out).shifted((-pad_x, -pad_y)).scaled(back))
-        tile_w, tile_h = width * 5 // 8, height * 5 // 8  # quarters overlapping by a quarter
+        return self.detect(padded).shifted((-pad_x, -pad_y)).scaled(back)
+
+    def finest_grid(self, width: int, height: int) -> int:
+        """The finest grid of tiles (2 for quarters, at most ``MOST_TILES``) whose tiles the
+        network still sees shrunk at least twice: finer tiles would only enlarge pixels."""
+        shrink = min(width / self.width, height / self.height)  # of the whole frame
+        grid = 2
+        while grid < MOST_TILES and shrink * tile_share(grid + 1) >= 2:
+            grid += 1
+        return grid
+
+    def tiled(self, frame: np.ndarray, grid: int) -> list[DieReadings]:
+        """The finds of a ``grid`` x ``grid`` of overlapping tiles, each enlarged to the network's
+        view; a face cut by a tile's edge is left to the neighbour that holds it whole."""
+        height, width = frame.shape[:2]
+        tile_w, tile_h = int(width * tile_share(grid)), int(height * tile_share(grid))
         if min(tile_w, tile_h) < MIN_TILE:
-            return passes
-        for x0 in (0, width - tile_w):
-            for y0 in (0, height - tile_h):
+            return []
+        passes = []
+        for x0 in np.linspace(0, width - tile_w, grid).round().astype(int).tolist():
+            for y0 in np.linspace(0, height - tile_h, grid).round().astype(int).tolist():
                 found = self.detect(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
                 inside = [
                     i
@@ -151,15 +191,27 @@ def halved(frame: np.ndarray, width: int, height: int) -> np.ndarray:
     return frame
 
 
+def tile_share(grid: int) -> float:
+    """A tile's side as a share of the frame's, ``grid`` tiles across overlapping by ``TILE_OVERLAP``."""
+    return 1 / (grid - (grid - 1) * TILE_OVERLAP)
+
+
+def like_sized(
+    passes: list[DieReadings], sure: float = SURE_ALONE, factor: float = ODD_SIZE
+) -> list[DieReadings]:
+    """``passes`` keeping only the finds within ``factor`` to 1/``factor`` of the median side of
+    the dice they are sure of (score at least ``sure``), all passes together; every find when
+    they are sure of fewer than two, since then there is no size to trust."""
+    sides = np.concatenate([found.sizes[found.scores >= sure] for found in passes])
+    if len(sides) < 2:
+        return passes
+    typical = np.median(sides)
+    return [found[(found.sizes >= factor * typical) & (found.sizes <= typical / factor)] for found in passes]
+
+
 def keep_similar_sizes(found: DieReadings, sure: float = SURE_ALONE, factor: float = ODD_SIZE) -> DieReadings:
-    """The finds within ``factor`` to 1/``factor`` of the median side of the sure ones (score at
-    least ``sure``); every find when fewer than two are sure, since then there is no size to trust."""
-    sure_finds = found.scores >= sure
-    if sure_finds.sum() < 2:
-        return found
-    sides = found.sizes
-    typical = np.median(sides[sure_finds])
-    return found[(sides >= factor * typical) & (sides <= typical / factor)]
+    """The finds as big as the frame's sure dice, give or take ``factor`` (see ``like_sized``)."""
+    return like_sized([found], sure, factor)[0]
 
 
 def decode(heat, corners, cocked, stride: int, min_score: float) -> DieReadings:

@@ -13,7 +13,7 @@ import vision.detector
 import vision.faces
 import vision.pipeline
 from dicescore.cli import main
-from vision.detector import Detector, DetectorFileError, decode, keep_similar_sizes, merge
+from vision.detector import Detector, DetectorFileError, decode, keep_similar_sizes, like_sized, merge
 from vision.faces import FaceReading
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw, order_corners, rectify
@@ -137,35 +137,78 @@ def test_merged_passes_vote_on_whether_a_die_leans():
     assert merge([sure_flat, sure_flat, leaning]).cocked.tolist() == [False]
 
 
-def test_a_still_is_searched_at_several_scales(tmp_path):
+def centres_and_sides(found: DieReadings) -> dict:
+    return dict(zip(map(tuple, found.centers.tolist()), np.round(found.sizes).tolist(), strict=True))
+
+
+def test_a_still_is_searched_at_several_scales(tmp_path, monkeypatch):
     # The stand-in sees one 12-px face at network pixel (18, 14) whatever it is shown, so each
     # pass puts it somewhere else in the 640x480 frame, showing how that pass maps back.
+    monkeypatch.setattr(vision.detector, "MOST_TILES", 2)  # quarters only: finer tiles have a test
     detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
-    found = detector.detect_at_scales(np.zeros((480, 640, 3), np.uint8))
-    expected = {
-        (180.0, 140.0): 120,  # the whole frame: x10
+    frame = np.zeros((480, 640, 3), np.uint8)
+    assert [centres_and_sides(found) for found in detector.passes_at_scales(frame)] == [
+        {(180.0, 140.0): 120},  # the whole frame: x10
+        {(40.0, 40.0): 240},  # shrunk into a border as wide again: x20, less the border
+        # the four 400x300 quarters: x6.25, plus the quarter's corner
+        {(112.5, 87.5): 75},
+        {(112.5, 267.5): 75},
+        {(352.5, 87.5): 75},
+        {(352.5, 267.5): 75},
+        {},  # shrunk to a quarter and to an eighth: a face under 16 px there is not kept
+        {},
+    ]
+    assert centres_and_sides(detector.detect_at_scales(frame)) == {
+        (180.0, 140.0): 120,
         (460.0, 140.0): 120,  # the whole frame mirrored: the find mirrored back, 640 - 180
-        (40.0, 40.0): 240,  # shrunk into a border as wide again: x20, less the border
-        # the four 400x300 quarters: x6.25, plus the quarter's corner; the one at (0, 0)
-        # lies within half a face of the find above and is merged into it
-        (352.5, 87.5): 75,
+        # the quarters' finds; the border pass's, over 2.5 times the side of most sure finds,
+        # is dropped as a die of another size (`like_sized`)
+        (112.5, 87.5): 75,
         (112.5, 267.5): 75,
+        (352.5, 87.5): 75,
         (352.5, 267.5): 75,
     }
-    assert (
-        dict(zip(map(tuple, found.centers.tolist()), np.round(found.sizes).tolist(), strict=True)) == expected
-    )
 
 
-def test_a_big_photo_is_halved_before_it_is_padded(tmp_path):
+def test_a_big_photo_is_halved_before_it_is_padded(tmp_path, monkeypatch):
+    monkeypatch.setattr(vision.detector, "MOST_TILES", 2)
     detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
     shown = []
     detect = detector.detect
     detector.detect = lambda image: shown.append(image.shape[:2]) or detect(image)
     detector.passes_at_scales(np.zeros((480, 640, 3), np.uint8))
     # the whole frame, then the border pass: 640x480 halved twice (until under four times the
-    # 64x48 input) and padded to twice that, not 1280x960; then the four quarters
-    assert shown == [(480, 640), (240, 320)] + [(300, 400)] * 4
+    # 64x48 input) and padded to twice that, not 1280x960; then the four quarters; then the
+    # further zoom-outs, halved until under 2 and 1 times the input and padded 4 and 8 times
+    assert shown == [(480, 640), (240, 320)] + [(300, 400)] * 4 + [(240, 320)] * 2
+
+
+def test_a_big_photo_is_also_searched_by_a_finer_grid_of_tiles(tmp_path):
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
+    # quarters alone until a finer grid's tiles would still be shrunk at least twice
+    assert detector.finest_grid(256, 192) == 2  # tiles of a third would be shrunk 1.8 times
+    assert detector.finest_grid(640, 480) == 7  # tiles of 139x104: 2.2 times the view
+    assert detector.finest_grid(6400, 4800) == vision.detector.MOST_TILES
+    # a 3x3 grid of 290x218 tiles, 175 and 131 px apart: the stand-in's 12-px face at network
+    # pixel (18, 14) lands at (81.6, 63.6) in each tile, 54 px across
+    found = detector.tiled(np.zeros((480, 640, 3), np.uint8), 3)
+    assert len(found) == 9
+    centres = np.concatenate([tile.centers for tile in found])
+    expected = [[x + 81.56, y + 63.58] for x in (0, 175, 350) for y in (0, 131, 262)]
+    assert np.allclose(centres, expected, atol=0.1)
+    assert np.allclose(np.concatenate([tile.sizes for tile in found]), 12 * 290 / 64, atol=0.5)
+
+
+def test_finds_unlike_the_sure_dice_of_all_passes_are_dropped():
+    def square(side, score=0.9):
+        return DieReadings.from_quads([np.float32([[0, 0], [side, 0], [side, side], [0, side]])], [score])
+
+    # sure sides 40, 50, 100, 130: median 75, kept from 30 to 187.5; the unsure giant and the
+    # unsure speck do not count towards the median, and are dropped
+    passes = [square(40), square(50), square(400, score=0.3), square(100), square(130), square(20, score=0.3)]
+    assert [len(found) for found in like_sized(passes)] == [1, 1, 0, 1, 1, 0]
+    # sure of fewer than two dice, there is no size to go by: all kept
+    assert [len(found) for found in like_sized([square(40), square(400, score=0.3)])] == [1, 1]
 
 
 def test_a_photo_keeps_an_unsure_find_only_if_its_mirror_image_shows_it_too(tmp_path):
