@@ -45,9 +45,9 @@ class DiceReader:
     def read(self, frame: np.ndarray, still: bool = False) -> DieReadings:
         """The dice in ``frame``; a ``still`` (a photo, not a video frame) is searched at
         several scales and its faces read at four turns, unsure ones given a second look (see
-        ``FaceClassifier.classify``) and cut again (``recut_unsure``), slower but surer.  Video frames are
-        read at one turn each, the next one each frame, so that the tracker's vote over a
-        settled roll's frames sees each die turned every way for the price of one."""
+        ``FaceClassifier.classify``) and cut again (``recut_unsure``), slower but surer.
+        Video frames are read at one turn each, the next one each frame, so that the tracker's
+        vote over a settled roll's frames sees each die turned every way for the price of one."""
         found = self.detector.detect_at_scales(frame) if still else self.detector.detect(frame)
         turns = ALL_TURNS if still else (self.frames_read % len(ALL_TURNS),)
         self.frames_read += 1
