@@ -249,15 +249,24 @@ def detector_loss(outputs, batch):
 
 
 def train(
-    scenes, steps: int, batch_size: int, seed: int, width: int, workers: int, init: Path | None = None
+    scenes,
+    steps: int,
+    batch_size: int,
+    seed: int,
+    width: int,
+    workers: int,
+    init: Path | None = None,
+    device: str = "cpu",
 ) -> DetectorNet:
+    """The detector trained for ``steps`` batches of re-shot windows; on ``device="cuda"`` the
+    network runs on the GPU while the windows are still cut by ``workers`` CPU processes."""
     from tqdm import tqdm
 
     torch.manual_seed(seed)
     model = DetectorNet(width)
     if init is not None:
         model.load_state_dict(torch.load(init, weights_only=True))
-    model = model.to(memory_format=torch.channels_last)
+    model = model.to(device, memory_format=torch.channels_last)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.05)
     loader = torch.utils.data.DataLoader(
@@ -267,8 +276,8 @@ def train(
     model.train()
     progress = tqdm(range(steps), desc="detector", unit="step")
     for _ in progress:
-        batch = next(batches)
-        x = batch[0].to(memory_format=torch.channels_last)
+        batch = [part.to(device) for part in next(batches)]
+        x = batch[0].contiguous(memory_format=torch.channels_last)
         loss, parts = detector_loss(model(x), batch[1:])
         optimiser.zero_grad()
         loss.backward()
@@ -277,7 +286,7 @@ def train(
         progress.set_postfix(
             loss=f"{loss.item():.3f}", heat=f"{parts[0].item():.3f}", corners=f"{parts[1].item():.3f}"
         )
-    return model.eval()
+    return model.cpu().eval()
 
 
 def export(model: DetectorNet, path: Path, recipe: dict) -> None:
@@ -316,6 +325,14 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--init", type=Path, help="start from these weights (a checkpoint .pt)")
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
+    parser.add_argument(
+        "--device", default="cpu", help="where the network trains: cpu, or cuda when a GPU is there"
+    )
+    parser.add_argument(
+        "--no-card",
+        action="store_true",
+        help="export only; write the card later with python -m models.detector_card (trained elsewhere)",
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     scenes = [scene for folder in args.train for scene in load_scenes(folder)]
@@ -325,7 +342,7 @@ def main(argv=None) -> int:
         )
     render = [command for folder in args.train for command in render_commands(folder)]  # what was read
     started = time.time()
-    model = train(scenes, args.steps, args.batch, args.seed, args.width, args.workers, args.init)
+    model = train(scenes, args.steps, args.batch, args.seed, args.width, args.workers, args.init, args.device)
     CHECKPOINTS.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), CHECKPOINTS / f"detector-{args.seed}-{args.steps}-w{args.width}.pt")
     recipe = {
@@ -338,9 +355,14 @@ def main(argv=None) -> int:
         "train_images": len(scenes),
         "render": render + render_commands(args.heldout),
         "train_minutes": round((time.time() - started) / 60, 1),
+        "device": torch.cuda.get_device_name() if args.device.startswith("cuda") else "cpu",
+        "workers": args.workers,
     }
+    args.out.mkdir(parents=True, exist_ok=True)
     model_path = args.out / "detector.onnx"
     export(model, model_path, recipe)
+    if args.no_card:
+        return 0
     from models.detector_card import write_card
 
     write_card(model_path, args.heldout, args.out, recipe)

@@ -3,6 +3,7 @@ pixels, the corner loss does not care which corner comes first, and an export ob
 contract vision/detector.py reads."""
 
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -10,6 +11,7 @@ import onnx
 import pytest
 import torch
 
+import models.train_detector as train_detector
 from models.detector_net import STRIDE, DetectorNet
 from models.train_detector import (
     CROP,
@@ -126,3 +128,18 @@ def test_an_exported_model_meets_the_detector_contract(tmp_path):
     )
     found = Detector(path).detect(np.zeros((720, 1280, 3), np.uint8))  # an untrained net sees nothing
     assert len(found) == 0
+
+
+def test_no_card_exports_the_model_and_its_recipe_alone(tmp_path, monkeypatch):
+    # a run elsewhere (a GPU machine) exports only; its card is written later where the
+    # held-out scenes are
+    monkeypatch.setattr(train_detector, "CHECKPOINTS", tmp_path / "checkpoints")
+    scenes = Path(__file__).resolve().parents[1] / "vision" / "fixtures" / "scenes"
+    out = tmp_path / "out"
+    args = ["--train", str(scenes), "--steps", "2", "--batch", "2", "--width", "4", "--workers", "0"]
+    assert train_detector.main([*args, "--no-card", "--out", str(out)]) == 0
+    assert sorted(path.name for path in out.iterdir()) == ["detector.onnx"]
+    meta = {p.key: p.value for p in onnx.load(str(out / "detector.onnx")).metadata_props}
+    recipe = json.loads(meta["recipe"])
+    assert (recipe["device"], recipe["workers"], recipe["batch"], recipe["steps"]) == ("cpu", 0, 2, 2)
+    assert (tmp_path / "checkpoints" / "detector-0-2-w4.pt").is_file()
