@@ -11,7 +11,7 @@ next ``settle_seconds`` of still frames are read and each die's face is decided 
 over them (dice are matched across frames by the centre of their top face), so one misread
 frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
 hand rests over the table, for an empty table, or when the dice are where they were at the
-last roll (a hand took some away).
+last roll (a hand took some away, or a die missed then is seen now).
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ class RollTracker:
         dice = vote(self._settled, self.min_presence)
         self._settled.clear()
         self._moved = None
-        if len(dice) == 0 or (self._last_roll is not None and all_seen_before(dice, self._last_roll)):
+        if len(dice) == 0 or (self._last_roll is not None and nothing_rolled(dice, self._last_roll)):
             return None
         self._last_roll = dice
         return RollEvent(dice, self.frame_index - 1, (self.frame_index - 1) / self.fps, self.expected_dice)
@@ -213,6 +213,14 @@ def decide(track: list[DieReading], frames: int) -> DieReading:
         cocked=sum(die.cocked for die in track) * 2 > len(track),
         crop=best.crop,
     )
+
+
+def nothing_rolled(dice: DieReadings, before: DieReadings) -> bool:
+    """The dice settled again without a roll: every die lies where a die of the last roll lay
+    (a hand passed over, or took some away), or every die of the last roll still lies where it
+    lay (nothing was picked up, so whatever is found besides is a die the last roll's reading
+    missed, not a new throw: no game here adds dice without picking any up)."""
+    return all_seen_before(dice, before) or all_seen_before(before, dice)
 
 
 def all_seen_before(dice: DieReadings, before: DieReadings) -> bool:

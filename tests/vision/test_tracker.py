@@ -183,6 +183,37 @@ def test_taking_dice_away_is_not_a_roll():
     assert [e.labels for e in events] == [["1", "2", "3"]]
 
 
+def test_a_die_missed_at_the_roll_and_found_after_a_hand_passes_is_not_a_new_roll():
+    """The reader missed a die while the roll settled; a hand passes, the dice settle again
+    untouched and all of them are found: the same roll, not reported twice."""
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table_readings = table.readings
+    events = []
+    for frame in table.roll(["1", "2", "3"]) + still(table, 20):
+        event = tracker.update(frame, lambda: table_readings()[[0, 2]])  # die 1 never found
+        events += [event] if event is not None else []
+    for t in range(20):
+        table.hand = (60 + 8 * t, 90)
+        events += run(tracker, table, [table.frame()])
+    table.hand = None
+    events += run(tracker, table, still(table, 30))
+    assert [e.labels for e in events] == [["1", "3"]]
+
+
+def test_rolling_some_dice_again_is_a_new_roll():
+    """One die is picked up and thrown again while the others stay: a new roll, with the
+    dice left lying in it too."""
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["1", "2", "3"]) + still(table, 20))
+    kept = table.dice[1:]
+    for t in range(12):  # the first die thrown again, tumbling to a new spot below the others
+        k = 11 - t
+        table.dice = [(60 + 7 * k, 160 - 3 * k, "6"), *kept]
+        events += run(tracker, table, [table.frame()])
+    events += run(tracker, table, still(table, 30))
+    assert [sorted(e.labels) for e in events] == [["1", "2", "3"], ["2", "3", "6"]]
+
+
 def test_faces_are_voted_over_the_settled_frames():
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll(["1", "2", "3"]))
