@@ -84,6 +84,8 @@ class Detector:
         batch *= 1 / 255.0
         heat, corners, cocked = self.session.run(["heat", "corners", "cocked"], {"image": batch})
         found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, self.min_score)
+        # one die's heat can peak twice: in two cells of equal heat, or cells apart on a big die
+        found = found[one_per_die(found)]
         return keep_similar_sizes(found.shifted(-origin).scaled(scale))
 
     def detect_at_scales(self, frame: np.ndarray) -> DieReadings:
@@ -243,6 +245,19 @@ def _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height, margin=2.0)
     )
 
 
+def one_per_die(found: DieReadings) -> list[int]:
+    """Indices of one find per die: the surest first, then any whose centre is not within half
+    a face of one already kept (two dice's top faces are never that close)."""
+    centres, sizes = found.centers, found.sizes
+    distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    near = distances <= 0.5 * np.maximum(sizes[:, None], sizes[None])
+    kept = []
+    for i in np.argsort(-found.scores, kind="stable"):
+        if not near[i, kept].any():
+            kept.append(int(i))
+    return kept
+
+
 def merge(passes: list[DieReadings], sure: float = SURE_ALONE, support: int = 2) -> DieReadings:
     """One find per die from several passes: the surest first, then any whose centre is not
     within half a face of one already kept.  A die must be seen by ``support`` passes, unless
@@ -252,12 +267,8 @@ def merge(passes: list[DieReadings], sure: float = SURE_ALONE, support: int = 2)
     scores = np.concatenate([found.scores for found in passes])
     everything = DieReadings.from_quads(quads, scores)
     centres, sizes = everything.centers, everything.sizes
-    kept = []
-    for i in np.argsort(-scores, kind="stable"):
-        if all(np.linalg.norm(centres[i] - centres[j]) > 0.5 * max(sizes[i], sizes[j]) for j in kept):
-            kept.append(int(i))
     chosen, leaning = [], []
-    for i in kept:
+    for i in one_per_die(everything):
         votes = []  # per pass that sees this die: does its nearest find lean?
         for found in passes:
             distances = np.linalg.norm(found.centers - centres[i], axis=1) if len(found) else np.empty(0)

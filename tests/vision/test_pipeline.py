@@ -82,6 +82,16 @@ def test_detector_finds_the_faces_in_frame_coordinates(model):
     assert all(label is None for label in found.labels)
 
 
+def test_a_die_whose_heat_peaks_twice_is_one_find(tmp_path):
+    # two equal peaks in neighbouring cells (4 px apart, each seeing the same 12-px face) both
+    # pass the 3x3 peak search, and a video frame must still show one die, the first; a
+    # neighbour one face (3 cells) on stays
+    path = stand_in_detector(tmp_path / "twice.onnx", dice=((4, 3, False), (5, 3, False), (8, 3, False)))
+    found = Detector(path).detect(np.zeros((480, 640, 3), np.uint8))
+    centres = sorted(map(tuple, np.round(found.centers).astype(int).tolist()))
+    assert centres == [(180, 140), (340, 140)]
+
+
 def test_a_frame_far_from_4_3_is_padded_not_squashed(model):
     frame = np.full((480, 270, 3), 200, np.uint8)  # a phone held upright: 9:16
     detector = Detector(model)
