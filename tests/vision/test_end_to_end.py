@@ -81,7 +81,7 @@ def test_each_roll_shows_the_dice_thrown_give_or_take_one(watched, name):
         pytest.param(
             "demo",
             marks=pytest.mark.xfail(
-                reason="issue 5 target: two demo rolls have an extra find",
+                reason="issue 5 target: a demo roll has an extra find (a die's side), another misses one",
                 strict=True,
             ),
         ),
@@ -89,11 +89,11 @@ def test_each_roll_shows_the_dice_thrown_give_or_take_one(watched, name):
         "cards",
         pytest.param(
             "cubes",
-            marks=pytest.mark.xfail(reason="issue 5 target: one roll misses a blank die", strict=True),
+            marks=pytest.mark.xfail(reason="issue 5 target: two rolls miss a die", strict=True),
         ),
         pytest.param(
             "d6-heldout",
-            marks=pytest.mark.xfail(reason="issue 5 target: one roll has an extra find", strict=True),
+            marks=pytest.mark.xfail(reason="issue 5 target: two rolls have an extra find", strict=True),
         ),
         "cubes-heldout",
     ],
