@@ -84,8 +84,6 @@ class Detector:
         batch *= 1 / 255.0
         heat, corners, cocked = self.session.run(["heat", "corners", "cocked"], {"image": batch})
         found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, self.min_score)
-        # one die's heat can peak twice: in two cells of equal heat, or cells apart on a big die
-        found = found[one_per_die(found)]
         return keep_similar_sizes(found.shifted(-origin).scaled(scale))
 
     def detect_at_scales(self, frame: np.ndarray) -> DieReadings:
@@ -221,15 +219,17 @@ def keep_similar_sizes(found: DieReadings, sure: float = SURE_ALONE, factor: flo
 
 
 def decode(heat, corners, cocked, stride: int, min_score: float) -> DieReadings:
-    """Peaks of the heat map (local maxima over 3x3 cells above ``min_score``) as dice, in the
-    network input's pixels."""
+    """Peaks of the heat map (local maxima over 3x3 cells above ``min_score``) as dice, one find
+    per die (``one_per_die``: one die's heat can peak twice, in two cells of equal heat or
+    cells apart on a big die), in the network input's pixels."""
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
     ys, xs = np.nonzero(peaks)
     centres = np.stack([xs, ys], 1).astype(np.float32) + 0.5  # in cells
     offsets = corners[:, ys, xs].T.reshape(-1, 4, 2)
     quads = (centres[:, None] + offsets) * stride
     order = np.argsort(-heat[ys, xs])
-    return DieReadings.from_quads(quads[order], heat[ys, xs][order], cocked[ys, xs][order] >= 0.5)
+    found = DieReadings.from_quads(quads[order], heat[ys, xs][order], cocked[ys, xs][order] >= 0.5)
+    return found[one_per_die(found)]
 
 
 def _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height, margin=2.0) -> bool:
