@@ -44,6 +44,7 @@ import numpy as np
 import onnxruntime as ort
 
 from scoring.faces import ALL_LABELS, die_kind, parse_face
+from vision.pips import count_pips
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS / "faces.onnx"  # reads best: photos, single crops
@@ -76,6 +77,11 @@ ALL_TURNS = (0, 1, 2, 3)
 # reading is almost always right; one crop in fifteen of the trained families is read again
 # (one in four of the held-out ones).
 SECOND_LOOK_BELOW = 0.8
+# Dice whose number faces may be printed as pips.  A clean pip layout is trusted over the
+# network (it gave no wrong count on thousands of rendered dice, docs/vision.md) but not
+# over certainty: the reading is this sure, the network's share below it.
+PIP_KINDS = ("d6", "cubes")
+PIP_COUNT_SURE = 0.95
 WIDEN_MARGIN = 0.15  # of the crop's side, added on each side
 NARROW_KEEP = 0.8  # of the crop's side, kept about the centre
 
@@ -138,12 +144,15 @@ class FaceClassifier:
         kind: str | None = "square-shooters",
         turns: Sequence[int] = ALL_TURNS,
         second_look: bool = True,
+        pips: bool = True,
     ) -> list[FaceReading]:
         """One reading per BGR crop; ``kind`` (a die kind name, or None for all) limits the labels.
         Each crop is read turned by each of ``turns`` right angles and the cosines averaged.
         With ``second_look``, a crop read unsure (``SECOND_LOOK_BELOW``) is read again in each
-        of ``SECOND_LOOKS``, and a look that names a face more surely replaces the first; the
-        camera, short of time, skips it."""
+        of ``SECOND_LOOKS``, and a look that names a face more surely replaces the first.
+        With ``pips``, a die whose faces are numbers and whose crop shows a clean pip layout
+        (``vision.pips.count_pips``) reads as that count, whatever the network says.  The
+        camera, short of time, skips both."""
         crops = list(crops)
         if not turns:
             raise ValueError("turns: read each crop at one right-angle turn (0-3) at least")
@@ -163,9 +172,20 @@ class FaceClassifier:
             best = sureness.argmax(0)
             surer = sureness[best, np.arange(len(unsure))] > probs[unsure].max(1)
             probs[unsure[surer]] = looks[best[surer], np.flatnonzero(surer)]
+        if pips and kind in PIP_KINDS:
+            self._count_pips(crops, probs)
         # the likeliest labels first: top_k faces, plus room for `none` among them
         order = np.argsort(-probs, axis=1)[:, : self.top_k + 1]
         return [self._reading(p, ranked) for p, ranked in zip(probs, order, strict=True)]
+
+    def _count_pips(self, crops: list, probs: np.ndarray) -> None:
+        """Each crop showing a clean pip layout read as its count, sure to ``PIP_COUNT_SURE``
+        (in place); the network's other readings keep their order below it for the top-k."""
+        for i, crop in enumerate(crops):
+            count = count_pips(self._fit(crop))
+            if count is not None:
+                probs[i] *= 1 - PIP_COUNT_SURE
+                probs[i, self.index[str(count)]] += PIP_COUNT_SURE
 
     def _probabilities(self, batch: np.ndarray, allowed: np.ndarray, turns: Sequence[int]) -> np.ndarray:
         """N x labels: each prepared crop's probabilities, its cosines averaged over ``turns``."""

@@ -54,7 +54,7 @@ class DiceReader:
         if len(found) == 0:
             return found
         crops = rectify(frame, found.quads)
-        faces = self.classifier.classify(crops, kind=self.kind, turns=turns, second_look=still)
+        faces = self.classifier.classify(crops, kind=self.kind, turns=turns, second_look=still, pips=still)
         # A second opinion on the detector's unsure finds: the classifier knows what is not a
         # die face (table, card, chip).  Sure finds stay, even unreadable, for a tap to fix.
         keep = [

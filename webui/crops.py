@@ -33,10 +33,10 @@ class SharedClassifier:
         self.classifier = classifier
         self.lock = threading.Lock()
 
-    def classify(self, crops, kind, turns, second_look):
+    def classify(self, crops, kind, turns, second_look, pips):
         """As ``FaceClassifier.classify``; the camera's reader always says how to read."""
         with self.lock:
-            return self.classifier.classify(crops, kind=kind, turns=turns, second_look=second_look)
+            return self.classifier.classify(crops, kind=kind, turns=turns, second_look=second_look, pips=pips)
 
     def learn(self, crop: np.ndarray, label: str) -> None:
         with self.lock:

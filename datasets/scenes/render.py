@@ -454,6 +454,9 @@ def main(argv=None) -> int:
         default=TRAIN_TABLES,
         help="table styles of the train split (the held-out split keeps its own)",
     )
+    parser.add_argument(
+        "--dice", choices=tuple(FACE_FAMILIES), help="one kind of dice in every scene (default: any)"
+    )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
         render_scene(
@@ -464,6 +467,7 @@ def main(argv=None) -> int:
             tuple(args.size),
             views=args.views,
             tables=tuple(args.tables),
+            kind=args.dice,
         )
     return 0
 

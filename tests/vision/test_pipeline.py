@@ -58,7 +58,7 @@ def stand_in_detector(path, dice=((4, 3, False), (10, 8, True))):
 class FakeClassifier:
     """Reads every crop as a six, less sure of the darker ones."""
 
-    def classify(self, crops, kind, turns=(0,), second_look=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         readings = []
         for crop in crops:
             confidence = 0.5 + float(crop.mean()) / 510
@@ -359,7 +359,7 @@ class NothingThere:
     def __init__(self, nothing):
         self.nothing = nothing
 
-    def classify(self, crops, kind, turns=(0,), second_look=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         return [FaceReading(None, 0.0, [("1", 0.05)], self.nothing) for _ in crops]
 
 
@@ -392,7 +392,7 @@ class TurnsRecorder(FakeClassifier):
     def __init__(self):
         self.turns = []
 
-    def classify(self, crops, kind, turns=(0,), second_look=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         self.turns.append(tuple(turns))
         return super().classify(crops, kind)
 

@@ -77,7 +77,7 @@ class ToneClassifier:
         self.faces = faces  # tone -> (label or None, top-k)
         self.taught = []
 
-    def classify(self, crops, kind, turns=(0,), second_look=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         readings = []
         for crop in crops:
             tone = min(self.faces, key=lambda known: abs(known - int(crop[32, 32, 1])))

@@ -1,0 +1,127 @@
+"""Counting pips by their layout (vision.pips), and the face classifier trusting the count."""
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.faces.render import render_crop
+from vision.faces import PIP_COUNT_SURE, FaceClassifier
+from vision.pips import LAYOUTS, count_pips
+
+IVORY, BLACK, RED, WHITE = (215, 235, 240), (25, 25, 30), (40, 40, 200), (245, 245, 245)
+
+
+def die_face(count, face=IVORY, ink=BLACK, shape="round", size=96, spacing=0.27, radius=0.08, skip=()):
+    """A die face filling the crop, with a bevel's shade at its edge and a little noise."""
+    rng = np.random.default_rng(count)
+    crop = np.full((size, size, 3), face, np.float32)
+    cv2.rectangle(crop, (0, 0), (size - 1, size - 1), [0.7 * c for c in face], 3)
+    r = radius * size
+    for i, (column, row) in enumerate(LAYOUTS[count]):
+        if i in skip:
+            continue
+        x, y = size / 2 + column * spacing * size, size / 2 + row * spacing * size
+        if shape == "square":
+            cv2.rectangle(crop, (int(x - r), int(y - r)), (int(x + r), int(y + r)), ink, -1, cv2.LINE_AA)
+        elif shape == "ring":
+            cv2.circle(crop, (int(x), int(y)), int(r), ink, max(2, int(r * 0.4)), cv2.LINE_AA)
+        else:
+            cv2.circle(crop, (int(x), int(y)), int(r), ink, -1, cv2.LINE_AA)
+    crop += rng.normal(0, 3, crop.shape)
+    return np.clip(crop, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("count", range(1, 7))
+@pytest.mark.parametrize("face, ink", [(IVORY, BLACK), (RED, WHITE), (BLACK, WHITE)])
+def test_pips_are_counted_light_on_dark_or_dark_on_light_at_every_turn(count, face, ink):
+    crop = die_face(count, face, ink)
+    assert [count_pips(np.rot90(crop, k)) for k in range(4)] == [count] * 4
+
+
+@pytest.mark.parametrize("shape", ["square", "ring"])
+@pytest.mark.parametrize("count", [2, 5, 6])
+def test_square_and_ring_pips_are_counted(shape, count):
+    assert count_pips(die_face(count, shape=shape)) == count
+
+
+def test_a_face_seen_at_a_slant_is_counted():
+    crop = die_face(6)
+    squashed = cv2.resize(crop, (96, 64))  # the face foreshortened to two thirds
+    assert count_pips(squashed) == 6
+
+
+@pytest.mark.parametrize("size", [32, 64, 200])
+def test_any_crop_size_is_counted(size):
+    assert count_pips(cv2.resize(die_face(5), (size, size), interpolation=cv2.INTER_AREA)) == 5
+
+
+def test_a_worn_pip_where_the_layout_has_none_stops_the_count():
+    """A four whose fifth spot is printed faintly is no clean four (nor a clean five)."""
+    crop = die_face(5)
+    faint = die_face(5, ink=tuple(0.55 * np.array(IVORY) + 0.45 * np.array(BLACK)), skip=(0, 1, 3, 4))
+    crop[36:60, 36:60] = faint[36:60, 36:60]
+    assert count_pips(crop) is None
+
+
+@pytest.mark.parametrize("text", ["3", "6", "CUBES"])
+def test_numerals_and_words_are_not_pips(text):
+    crop = np.full((96, 96, 3), IVORY, np.uint8)
+    scale = 2.5 if len(text) == 1 else 0.9
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 5)
+    cv2.putText(crop, text, ((96 - w) // 2, (96 + h) // 2), cv2.FONT_HERSHEY_SIMPLEX, scale, BLACK, 5)
+    assert count_pips(crop) is None
+
+
+def test_a_blank_face_and_a_glint_are_no_count():
+    blank = die_face(1, skip=(0,))
+    assert count_pips(blank) is None
+    glint = blank.copy()
+    cv2.circle(glint, (48, 48), 3, (255, 255, 255), -1)
+    assert count_pips(glint) is None
+
+
+def test_a_face_cut_through_a_pip_is_no_count():
+    """The crop's window slid a third of a face: the three pips left are off its middle."""
+    crop = die_face(6, size=144)[24:120, 0:96]
+    assert count_pips(crop) is None
+
+
+def test_rendered_faces_are_never_miscounted():
+    """Crops of the trained pip and numeral families, turned and tilted any way: most tilted
+    crops are left to the network, and none is counted wrong."""
+    rng = np.random.default_rng(4242)
+    counted = 0
+    for i in range(360):
+        label = str(1 + i % 6)
+        count = count_pips(render_crop(rng, label, "d6_pips" if i % 2 else "numerals"))
+        assert count is None or str(count) == label, f"crop {i} ({label}) counted {count}"
+        counted += count is not None
+    assert counted >= 18
+
+
+@pytest.fixture()
+def reads_two(tmp_path, monkeypatch):
+    """The shipped model made to read every crop as a sure 2."""
+    classifier = FaceClassifier(data_dir=tmp_path)
+
+    def cosines(batch, allowed):
+        values = np.full((len(batch), len(classifier.labels)), -1.0, np.float32)
+        values[:, classifier.index["2"]] = 1.0
+        return values, np.zeros((len(batch), 8), np.float32)
+
+    monkeypatch.setattr(classifier, "_cosines", cosines)
+    return classifier
+
+
+def test_a_clean_pip_layout_overrules_the_network(reads_two):
+    five = die_face(5, size=64)
+    reading = reads_two.classify([five], kind="d6")[0]
+    assert reading.label == "5" and reading.confidence == pytest.approx(PIP_COUNT_SURE, abs=1e-4)
+    assert reading.top[1][0] == "2"  # the network's choice still ranks next, for a tap
+    assert reads_two.classify([five], kind="cubes")[0].label == "5"
+
+
+def test_the_count_is_skipped_when_asked_and_for_card_dice(reads_two):
+    five = die_face(5, size=64)
+    assert reads_two.classify([five], kind="d6", pips=False)[0].label == "2"
+    assert reads_two.classify([five], kind=None)[0].label == "2"
