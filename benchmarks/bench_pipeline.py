@@ -74,7 +74,7 @@ def main() -> None:
             "detect": timed(lambda: reader.detector.detect(frame), args.runs),
             "rectify + classify": timed(
                 lambda: reader.classifier.classify(
-                    rectify(frame, found.quads), kind=kind, turns=(0,), second_look=False
+                    rectify(frame, found.quads), kind=kind, turns=(0,), second_look=False, pips=False
                 ),
                 args.runs,
             ),

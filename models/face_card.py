@@ -114,7 +114,7 @@ def scene_reports(
             for i, reading in zip(
                 part,
                 classifier.classify(
-                    [crops[i] for i in part], kind=kind, turns=turns, second_look=second_look
+                    [crops[i] for i in part], kind=kind, turns=turns, second_look=second_look, pips=False
                 ),
                 strict=True,
             ):
@@ -611,8 +611,10 @@ No rendered scenes were measured (none found in {scene_folder(heldout_scenes)}).
 ### Dice in rendered table scenes
 These rows come from Blender-rendered scenes (datasets/scenes), not photographs: the crop of
 every die at least half visible, rectified (`vision.readings.rectify`) from its true quad, read
-as the app reads it: `classify(crops, kind=<the die's kind>)` with the app's confidence threshold
-({threshold:g}), so an unsure reading or a `none` (label None, "unreadable") counts as wrong. Held-out
+as the app reads it: `classify(crops, kind=<the die's kind>, pips=False)` with the app's confidence threshold
+({threshold:g}), so an unsure reading or a `none` (label None, "unreadable") counts as wrong: the network
+alone, without the pip count a photo's d6 and Cubes dice also get (`vision.pips`; models/detector.md
+has the whole reader). Held-out
 scenes: {scene_folder(heldout_scenes)}, with tables, lights and distractor colours training scenes never
 use, and the held-out artwork families (framed Cubes faces, rank beside suit; d6 dice keep the
 trained pips and numerals). {trained_on}

@@ -41,7 +41,6 @@ MOST_AREA_SPREAD = 2.2  # the largest pip's area over the smallest's
 SPACING = (0.15, 0.36)  # pip spacing on the grid, of the crop's side
 ONE_SPACING = 0.27  # of the crop's side: the usual spacing, to look for pips beside a one
 MOST_SQUASH = 1.6  # the grid's longer spacing over its shorter (a face seen at about 50 degrees)
-TURNS_TRIED = np.radians([0.0])
 MOST_OFF_GRID = 0.4  # of the spacing, a pip's distance from its grid point
 OFF_CENTRE = 0.12  # of the crop's side, the layout's middle from the crop's centre
 EMPTY_AT_MOST = 0.4  # an empty grid point's contrast over the pips' mean contrast
@@ -63,13 +62,13 @@ def count_pips(crop: np.ndarray) -> int | None:
     grid = fit_grid(centres / SIZE - 0.5)
     if grid is None:
         return None
-    steps, middle, points = grid
+    spacing, middle, points = grid
     if points not in _layouts(len(centres)):
         return None
     radius = np.sqrt(np.median(areas) / np.pi) * SIZE
     inked = np.mean([disc_mean(contrast, centre, radius) for centre in centres])
     for point in set(GRID) - set(points):
-        where = (middle + steps @ np.array(point) + 0.5) * SIZE
+        where = (middle + spacing * np.array(point) + 0.5) * SIZE
         if disc_mean(contrast, where, radius) > EMPTY_AT_MOST * inked:
             return None  # a pip too faint to find where the layout says none is: a worn or
             # glared face whose true count is higher
@@ -130,30 +129,25 @@ def find_spots(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 def fit_grid(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple] | None:
     """The 3 x 3 grid the spots (offsets from the crop's centre, in crop sides) sit on: its
-    step matrix (columns: one step along each of its axes), its middle and each spot's grid
-    point, sorted; None when they are off every grid.  The grid may be turned (a crop cut
-    at a slant) and squashed (a face seen at a slant).  Every layout is symmetric about the
-    face's middle, so the spots' mean is the middle."""
+    spacing along x and y, its middle and each spot's grid point, sorted; None when they are
+    off it.  The grid may be squashed (a face seen at a slant), not turned: a rectified crop
+    is square to the face (turning it, measured, miscounted more than it read).  Every
+    layout is symmetric about the face's middle, so the spots' mean is the middle."""
     middle = offsets.mean(0)
     if np.linalg.norm(middle) > OFF_CENTRE:
         return None  # pips of a face cut through, or spots that are no face's
     if len(offsets) == 1:
-        return ONE_SPACING * np.eye(2), middle, ((0, 0),)  # where the other pips would be
-    best = None
-    for angle in TURNS_TRIED:
-        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-        along = (offsets - middle) @ turn  # each spot along the grid's two axes
-        reach = np.abs(along)
-        # a corner pip's reach along an axis is the spacing; a middle pip's is 0
-        spacing = np.array([np.median(r[r > 0.5 * r.max()]) if r.max() > 0 else 0.0 for r in reach.T])
-        if spacing.min() < SPACING[0] or spacing.max() > SPACING[1] or spacing.max() > MOST_SQUASH * spacing.min():
-            continue
-        steps = along / spacing
-        points = np.round(steps)
-        error = np.linalg.norm(steps - points, axis=1).max()
-        if np.abs(points).max() <= 1 and error <= MOST_OFF_GRID and (best is None or error < best[0]):
-            best = (error, turn @ np.diag(spacing), tuple(sorted(map(tuple, points.astype(int).tolist()))))
-    return None if best is None else (best[1], middle, best[2])
+        return np.full(2, ONE_SPACING), middle, ((0, 0),)  # where the other pips would be
+    reach = np.abs(offsets - middle)
+    # a corner pip's reach along an axis is the spacing; a middle pip's is 0
+    spacing = np.array([np.median(r[r > 0.5 * r.max()]) if r.max() > 0 else 0.0 for r in reach.T])
+    if not (SPACING[0] <= spacing.min() and spacing.max() <= min(SPACING[1], MOST_SQUASH * spacing.min())):
+        return None
+    steps = (offsets - middle) / spacing
+    points = np.round(steps)
+    if np.abs(points).max() > 1 or np.linalg.norm(steps - points, axis=1).max() > MOST_OFF_GRID:
+        return None
+    return spacing, middle, tuple(sorted(map(tuple, points.astype(int).tolist())))
 
 
 def _layouts(count: int) -> set[tuple]:
