@@ -6,8 +6,8 @@ The face network learnt pips from renders; this reads any pips, round, square or
 on a light face or light on a dark one, by what every die shares: spots of one size on a
 3 x 3 grid in one of six layouts, and nothing where the layout has no pip.  It answers only
 when all of that holds (a numeral, a smudge, glare or a crop cut through a pip gives None),
-so it may be trusted over the network where it answers: on 4,200 dice of rendered scenes it
-gave no wrong count (docs/vision.md, "Counting pips").
+so it may be trusted over the network where it answers: of 12,949 d6 and Cubes dice in
+rendered scenes it counted 2,363 and miscounted 2 (docs/vision.md, "Counting pips").
 """
 
 from __future__ import annotations
@@ -49,7 +49,9 @@ EMPTY_AT_MOST = 0.4  # an empty grid point's contrast over the pips' mean contra
 def count_pips(crop: np.ndarray) -> int | None:
     """The number of pips on the die face in BGR ``crop`` (rectified, any right-angle turn),
     or None when it does not show a clean pip layout."""
-    crop = cv2.resize(np.asarray(crop), (SIZE, SIZE), interpolation=cv2.INTER_AREA)
+    crop = np.asarray(crop)
+    shrink = max(crop.shape[:2]) > SIZE
+    crop = cv2.resize(crop, (SIZE, SIZE), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
     contrast = contrast_to_face(crop)
     spots = find_spots(contrast)
     if spots is None:
