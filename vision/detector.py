@@ -167,7 +167,9 @@ class Detector:
         stretch = (width / height) / (self.width / self.height)
         padded = not 1 / MOST_STRETCH <= stretch <= MOST_STRETCH
         fit = min(self.width / width, self.height / height)
-        inner_w, inner_h = (round(width * fit), round(height * fit)) if padded else (self.width, self.height)
+        inner_w, inner_h = (self.width, self.height)
+        if padded:  # a pixel at least: a photo a few pixels thin has a side that rounds to 0
+            inner_w, inner_h = max(1, round(width * fit)), max(1, round(height * fit))
         # halvings, then one linear resize: a quarter of INTER_AREA's time
         small = cv2.resize(
             halved(frame, 2 * inner_w, 2 * inner_h), (inner_w, inner_h), interpolation=cv2.INTER_LINEAR

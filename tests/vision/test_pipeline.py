@@ -247,6 +247,14 @@ def test_a_tiny_photo_is_searched_whole_without_quarters(model):
     assert len(detector.detect_at_scales(np.zeros((1, 1, 3), np.uint8))) == 4
 
 
+@pytest.mark.parametrize("shape", [(2, 3000), (3000, 2)])
+def test_a_photo_a_pixel_or_two_thin_is_searched_not_refused(model, shape):
+    """Shrunk into the network's view, its short side rounded to no pixels at all, and
+    OpenCV's resize refused it: `dicescore read` failed with a traceback."""
+    found = Detector(model).detect_at_scales(np.zeros((*shape, 3), np.uint8))
+    assert isinstance(found, DieReadings)
+
+
 def test_decode_keeps_only_local_peaks_above_the_threshold():
     heat = np.zeros((6, 6), np.float32)
     heat[2, 2], heat[2, 3], heat[5, 5] = 0.9, 0.8, 0.3  # a peak, its shoulder, a weak one
