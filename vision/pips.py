@@ -96,7 +96,7 @@ def find_spots(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     if strongest < MIN_CONTRAST:
         return None
     ink = (searched > max(MIN_INK, INK_SHARE * strongest)).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     last = searched.shape[0] - 1
     x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
     at_edge = (x == 0) | (y == 0) | (x + w - 1 == last) | (y + h - 1 == last)
@@ -160,6 +160,7 @@ def _layouts(count: int) -> set[tuple]:
 
 
 def disc_mean(image: np.ndarray, centre, radius: float) -> float:
+    """The mean of ``image`` over the disc of ``radius`` pixels about ``centre`` (x, y)."""
     mask = np.zeros(image.shape, np.uint8)
     cv2.circle(mask, (int(round(centre[0])), int(round(centre[1]))), max(1, int(round(radius))), 1, -1)
     return float(image[mask > 0].mean())
