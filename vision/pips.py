@@ -113,7 +113,7 @@ def find_spots(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         if share < PIP_AREA[0]:
             continue  # a speck of noise
         _, (w, h), _ = cv2.minAreaRect(contour)
-        roundness = 4 * np.pi * area / max(cv2.arcLength(contour, True) + 4, 1) ** 2
+        roundness = 4 * np.pi * area / max(cv2.arcLength(contour, True) + 2, 1) ** 2
         pip_like = (
             share <= PIP_AREA[1]
             and roundness >= MIN_ROUNDNESS

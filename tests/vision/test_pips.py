@@ -125,3 +125,14 @@ def test_the_count_is_skipped_when_asked_and_for_card_dice(reads_two):
     five = die_face(5, size=64)
     assert reads_two.classify([five], kind="d6", pips=False)[0].label == "2"
     assert reads_two.classify([five], kind=None)[0].label == "2"
+
+
+@pytest.mark.parametrize("count", range(1, 7))
+def test_noise_jpeg_and_dim_light_never_make_a_wrong_count(count):
+    rng = np.random.default_rng(7)
+    crop = die_face(count, size=48)
+    noisy = np.clip(crop + rng.normal(0, 16, crop.shape), 0, 255).astype(np.uint8)
+    jpeg = cv2.imdecode(cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], cv2.IMREAD_COLOR)
+    dim = (crop * 0.35).astype(np.uint8)
+    assert {count_pips(c) for c in (noisy, jpeg, dim)} <= {count, None}
+    assert count_pips(jpeg) == count and count_pips(dim) == count
