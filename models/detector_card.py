@@ -466,7 +466,7 @@ def write_card(
         "  66.7% / 15.1%; both looks 57.6% / 3.8% and 66.7% / 8.0%.",
         "- Also session 9: a photo's d6 and Cubes faces are also read by counting their pips",
         "  (`vision.pips`, docs/vision.md), which the photo rows above include: held-out faces read",
-        "  right 71.3% -> 71.6% (Cubes 74.5% -> 74.9%), every framing as a photo 0.0-0.5 points up.",
+        "  right 71.3% -> 71.5% (Cubes 74.5% -> 74.7%), every framing as a photo 0.0-0.5 points up.",
         "- Tried and not kept (session 9): a second opinion on unsure finds from what surrounds",
         "  them. A small CNN (four convolution blocks, 16-64 channels) read a window 2.2 faces wide",
         "  around each find at 48 px, trained for 6 epochs (7 min here) on 64,206 finds of this",
