@@ -475,7 +475,7 @@ def write_card(
         "  photos 96.1% / 93.5% -> 96.0% / 94.0% (95.8% / 95.0%), faces 71.6% -> 71.6% (71.3%);",
         "  the 1280x960 d6 photos 92.5% / 90.9% -> 92.5% / 92.1% (91.7% / 92.9%), faces 89.9% ->",
         "  89.9% (89.0%). A point of precision, at the higher cut for a few dice, from one more",
-        "  model that has seen only renders: not shipped.",
+        "  model that has seen only renders: not shipped. (Measured with the pip count's first version.)",
         "",
     ]
     card = "\n".join(lines)
