@@ -31,6 +31,7 @@ from torch.nn import functional as F
 
 from datasets.scenes.render import MORE_TRAIN_TABLES, TRAIN_TABLES
 from models.detector_net import STRIDE, DetectorNet
+from models.devices import add_device_arguments, device_name
 
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "data" / "detector"
 INPUT_W, INPUT_H = 384, 288  # the network's input: frames are resized to this
@@ -325,14 +326,7 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--init", type=Path, help="start from these weights (a checkpoint .pt)")
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
-    parser.add_argument(
-        "--device", default="cpu", help="where the network trains: cpu, or cuda when a GPU is there"
-    )
-    parser.add_argument(
-        "--no-card",
-        action="store_true",
-        help="export only; write the card later with python -m models.detector_card (trained elsewhere)",
-    )
+    add_device_arguments(parser, "models.detector_card")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     scenes = [scene for folder in args.train for scene in load_scenes(folder)]
@@ -355,7 +349,7 @@ def main(argv=None) -> int:
         "train_images": len(scenes),
         "render": render + render_commands(args.heldout),
         "train_minutes": round((time.time() - started) / 60, 1),
-        "device": torch.cuda.get_device_name() if args.device.startswith("cuda") else "cpu",
+        "device": device_name(args.device),
         "workers": args.workers,
     }
     args.out.mkdir(parents=True, exist_ok=True)

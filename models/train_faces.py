@@ -38,6 +38,7 @@ from torch.nn import functional as F
 from tqdm import tqdm
 
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
+from models.devices import add_device_arguments, device_name
 from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet, width_of
 from scoring.faces import ALL_LABELS
 from vision.readings import rectify
@@ -364,14 +365,7 @@ def main(argv=None):
     parser.add_argument("--teacher", type=Path, help="distil from this wider FaceNet's checkpoint (.pt)")
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
-    parser.add_argument(
-        "--device", default="cpu", help="where to train: cpu, or cuda when a GPU is there (nothing needs one)"
-    )
-    parser.add_argument(
-        "--no-card",
-        action="store_true",
-        help="export only; write the card later with python -m models.face_card (after training elsewhere)",
-    )
+    add_device_arguments(parser, "models.face_card")
     args = parser.parse_args(argv)
 
     torch.set_num_threads(args.threads)
@@ -418,7 +412,7 @@ def main(argv=None):
         "lr": args.lr,
         "threads": args.threads,
         "device": args.device,
-        "device_name": torch.cuda.get_device_name() if args.device.startswith("cuda") else "cpu",
+        "device_name": device_name(args.device),
         "cpus": os.cpu_count(),
         "workers": args.workers,
         "render_s": round(rendered - started, 1),
