@@ -24,8 +24,8 @@ Learning from taps: ``clf.learn(crop, "QH")`` stores the crop in the user's data
 ~/.local/share/dicescore/learned).  Every stored crop becomes a prototype of its label on
 the model's embedding: a later crop close to it, and clearly closer than to any other
 taught face, reads as that label.  A tap fixes the die it was made on and the same die seen
-again; showing each face of an unseen dice set once does not yet teach the whole set
-(models/faces-fast.md, Limits).  Embeddings are recomputed from the stored crops
+again; showing each face of an unseen dice set once teaches it only in part (docs/vision.md,
+"Teaching a dice set").  Embeddings are recomputed from the stored crops
 when the classifier starts, so taught examples survive a model update.  ``forget()``
 deletes them.
 """

@@ -9,6 +9,7 @@ die side faces, with no readable top face in the middle.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -225,19 +226,102 @@ def place_face(rng, img, face, alpha, quad, side_offset, face_colour, fills_crop
     img += warped[..., :3] * a
 
 
-def render_crop(rng, label: str, family: str, size: int = 64, fonts=None) -> np.ndarray:
-    """One crop of ``label`` drawn in ``family``, through a randomized camera."""
+@dataclass(frozen=True)
+class DiePrint:
+    """One printed face of one die: its artwork, material colour and outline (rounded corners)."""
+
+    face: np.ndarray
+    face_colour: np.ndarray
+    alpha: np.ndarray
+
+
+def die_print(rng, label: str, family: str, fonts=None) -> DiePrint:
     face, face_colour = face_artwork(rng, label, family, fonts)
     fills = FAMILIES[family].fills_crop
-    s = crop_size(rng, family)
-    img = table(rng, s)
-    clutter(rng, img)
     alpha = np.ones((CANVAS, CANVAS), np.float32) if fills else rounded_alpha(rng)
+    return DiePrint(face, face_colour, alpha)
+
+
+@dataclass(frozen=True)
+class Shoot:
+    """What stays the same while one camera watches one table: the table, the light's colour
+    and strength, the dice's size in the frame, the lens's focus, the sensor's noise and the
+    stream's compression.  Each view still turns, tilts and moves the die, and casts its own
+    shadows, glare and clutter."""
+
+    table_seed: int
+    crop_px: int  # pixels across a die's crop before resizing
+    gains: np.ndarray  # white balance times exposure, per BGR channel
+    gamma: float
+    blur: float  # defocus, as a Gaussian sigma at 64 px (0: sharp)
+    noise: float  # grey levels
+    jpeg: int | None  # quality, or None for an uncompressed stream
+
+
+def random_shoot(rng, family: str) -> Shoot:
+    """A shoot drawn from the ranges ``render_crop`` draws each crop from."""
+    return Shoot(
+        table_seed=int(rng.integers(2**31)),
+        crop_px=crop_size(rng, family),
+        gains=rng.uniform(0.85, 1.15, 3) * rng.uniform(0.65, 1.3),
+        gamma=float(rng.uniform(0.75, 1.35)),
+        blur=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.4 else 0.0,
+        noise=float(rng.uniform(0.0, 10.0)),
+        jpeg=int(rng.integers(30, 96)) if rng.random() < 0.5 else None,
+    )
+
+
+def render_dice_set(
+    family: str, set_seed: int, views: int, seed: int, size: int = 64, fonts=None, shoot: Shoot | None = None
+):
+    """A dice set: every face of ``family`` printed once, the same way (``set_seed`` picks the
+    font, inks, material and outline), each seen ``views`` times (``seed``), as a player's own
+    dice at the table: through the randomized camera, or all in one ``shoot``.  Returns crops
+    (N x size x size x 3) and labels, face by face.  Labels whose artwork draws extra random
+    numbers may differ in small ways (a four-colour deck's diamonds), as real sets do."""
+    labels = FAMILIES[family].labels
+    images = np.empty((len(labels) * views, size, size, 3), np.uint8)
+    for i, label in enumerate(labels):
+        # the same generator state for every face: the same font, inks and material
+        printed = die_print(np.random.default_rng([set_seed]), label, family, fonts)
+        for v in range(views):
+            rng = np.random.default_rng([seed, set_seed, i, v])
+            images[i * views + v] = render_crop(rng, label, family, size, printed=printed, shoot=shoot)
+    return images, [label for label in labels for _ in range(views)]
+
+
+def render_crop(
+    rng,
+    label: str,
+    family: str,
+    size: int = 64,
+    fonts=None,
+    printed: DiePrint | None = None,
+    shoot: Shoot | None = None,
+) -> np.ndarray:
+    """One crop of ``label`` drawn in ``family`` (or the given ``printed`` face), through a
+    randomized camera, or the camera of one ``shoot``."""
+    if printed is None:
+        face, face_colour = face_artwork(rng, label, family, fonts)
+    else:
+        face, face_colour = printed.face, printed.face_colour
+    fills = FAMILIES[family].fills_crop
+    if shoot is None:
+        s = crop_size(rng, family)
+        img = table(rng, s)
+    else:  # the die's distance varies a little from roll to roll
+        s = max(16, int(shoot.crop_px * rng.uniform(0.9, 1.1)))
+        img = table(np.random.default_rng(shoot.table_seed), s)
+    clutter(rng, img)
+    if printed is not None:
+        alpha = printed.alpha
+    else:
+        alpha = np.ones((CANVAS, CANVAS), np.float32) if fills else rounded_alpha(rng)
     quad, side_offset = face_quad(rng, s, fills)
     place_face(rng, img, face, alpha, quad, side_offset, face_colour, fills)
     if rng.random() < 0.2:
         occlude(rng, img)
-    return camera(rng, img, size)
+    return camera(rng, img, size, shoot)
 
 
 def render_none(rng, size: int = 64) -> np.ndarray:
@@ -282,8 +366,9 @@ def occlude(rng, img):
         cv2.fillPoly(img, [cv2.boxPoints(box).astype(np.int32)], rng.uniform(0, 1, 3).tolist(), cv2.LINE_AA)
 
 
-def camera(rng, img, size: int) -> np.ndarray:
-    """Light, optics and sensor: shadow, glare, exposure, white balance, blur, noise, JPEG."""
+def camera(rng, img, size: int, shoot: Shoot | None = None) -> np.ndarray:
+    """Light, optics and sensor: shadow, glare, exposure, white balance, blur, noise, JPEG;
+    all drawn at random, or, but for shadow and glare, those of ``shoot``."""
     s = img.shape[0]
     yy, xx = unit_grid(s)
     if rng.random() < 0.3:  # a cast shadow with a soft edge
@@ -296,6 +381,11 @@ def camera(rng, img, size: int) -> np.ndarray:
         r = rng.uniform(0.05, 0.25)
         glare = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)) * rng.uniform(0.3, 0.9)
         img += glare[..., None]
+    if shoot is not None:
+        img = np.clip(img * shoot.gains, 0, 1) ** shoot.gamma
+        if shoot.blur:
+            img = cv2.GaussianBlur(img, (0, 0), shoot.blur * s / 64)
+        return sensor(rng, img, size, shoot.noise, shoot.jpeg)
     gains = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.65, 1.3)  # white balance and exposure
     img = np.clip(img * gains, 0, 1) ** rng.uniform(0.75, 1.35)
     if rng.random() < 0.4:
@@ -308,13 +398,23 @@ def camera(rng, img, size: int) -> np.ndarray:
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
         kernel = cv2.warpAffine(kernel, rot, (k, k))
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    seed = int(rng.integers(2**31))
+    noise = rng.uniform(0.0, 10.0)
+    jpeg = int(rng.integers(30, 96)) if rng.random() < 0.5 else None
+    return sensor(rng, img, size, noise, jpeg, seed)
+
+
+def sensor(rng, img, size: int, noise: float, jpeg: int | None, seed: int | None = None) -> np.ndarray:
+    """The sensor's noise (grey levels), the stream's JPEG quality (None: none) and the resize
+    to ``size``."""
+    s = img.shape[0]
     out = (np.clip(img, 0, 1) * 255).astype(np.uint8)
-    noise = np.empty(out.shape, np.int16)
-    cv2.setRNGSeed(int(rng.integers(2**31)))
-    cv2.randn(noise, 0, rng.uniform(0.0, 10.0))
-    out = cv2.add(out, noise, dtype=cv2.CV_8U)
-    if rng.random() < 0.5:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
+    grain = np.empty(out.shape, np.int16)
+    cv2.setRNGSeed(int(rng.integers(2**31)) if seed is None else seed)
+    cv2.randn(grain, 0, noise)
+    out = cv2.add(out, grain, dtype=cv2.CV_8U)
+    if jpeg is not None:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     interp = cv2.INTER_AREA if s > size else cv2.INTER_LINEAR
     return cv2.resize(out, (size, size), interpolation=interp)

@@ -1,0 +1,44 @@
+"""Dice sets and shoots (datasets.faces.render): one print per face, one camera per shoot."""
+
+from dataclasses import replace
+
+import numpy as np
+
+from datasets.faces.families import FAMILIES
+from datasets.faces.render import die_print, random_shoot, render_dice_set
+
+SET_SEED, VIEW_SEED = 5, 6
+
+
+def test_a_set_shows_every_face_of_its_family_in_turn():
+    crops, labels = render_dice_set("framed", SET_SEED, 3, VIEW_SEED)
+    assert labels == [label for label in FAMILIES["framed"].labels for _ in range(3)]
+    assert crops.shape == (len(labels), 64, 64, 3) and crops.dtype == np.uint8
+
+
+def test_a_set_is_remade_from_its_seeds_and_its_views_differ():
+    first, _ = render_dice_set("rank_beside_suit", SET_SEED, 2, VIEW_SEED)
+    again, _ = render_dice_set("rank_beside_suit", SET_SEED, 2, VIEW_SEED)
+    other_views, _ = render_dice_set("rank_beside_suit", SET_SEED, 2, VIEW_SEED + 1)
+    assert np.array_equal(first, again)
+    assert not np.array_equal(first[0], first[1])  # two views of one face
+    assert not np.array_equal(first, other_views)
+
+
+def test_every_face_of_a_set_is_printed_on_one_material():
+    colours = {
+        label: tuple(die_print(np.random.default_rng([SET_SEED]), label, "framed").face_colour)
+        for label in FAMILIES["framed"].labels
+    }
+    assert len(set(colours.values())) == 1
+    another_set = die_print(np.random.default_rng([SET_SEED + 1]), "CUBES", "framed").face_colour
+    assert tuple(another_set) != colours["CUBES"]
+
+
+def test_a_shoot_keeps_its_light_for_every_view():
+    dim = replace(random_shoot(np.random.default_rng(0), "framed"), gains=np.full(3, 0.5))
+    bright = replace(dim, gains=np.full(3, 1.3))
+    dark_views, _ = render_dice_set("framed", SET_SEED, 4, VIEW_SEED, shoot=dim)
+    bright_views, _ = render_dice_set("framed", SET_SEED, 4, VIEW_SEED, shoot=bright)
+    # the same views, only the light differs: every crop of the dim shoot is darker
+    assert all(d.mean() < b.mean() for d, b in zip(dark_views, bright_views, strict=True))
