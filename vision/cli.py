@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 
 def add_faces_command(commands) -> None:
@@ -18,9 +17,8 @@ def add_faces_command(commands) -> None:
 
 
 def faces_command(args: argparse.Namespace) -> None:
-    import cv2
-
     from vision.faces import ALL_TURNS, FaceClassifier, ModelFileError
+    from vision.sources import SourceError, load_image
 
     try:
         classifier = FaceClassifier(args.model)
@@ -28,11 +26,10 @@ def faces_command(args: argparse.Namespace) -> None:
         fail(str(error))
     crops = []
     for path in args.crops:
-        crop = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None  # no OpenCV warning
-        if crop is None:
-            why = "not an image OpenCV can read" if Path(path).is_file() else "no such file"
-            fail(f"cannot read image {path} ({why})")
-        crops.append(crop)
+        try:
+            crops.append(load_image(path))
+        except SourceError as error:
+            fail(str(error))
     readings = classifier.classify(crops, kind=args.dice, turns=ALL_TURNS)  # no hurry: every look
     for path, reading in zip(args.crops, readings, strict=True):
         if args.json:

@@ -11,7 +11,6 @@ import argparse
 import json
 import logging
 import sys
-from pathlib import Path
 
 KINDS = ("square-shooters", "cubes", "d6")
 
@@ -48,15 +47,15 @@ def load_reader(kind: str, command: str):
 
 
 def read_command(args: argparse.Namespace) -> None:
-    import cv2
+    from vision.sources import SourceError, load_image
 
     reader = load_reader(args.dice, "read")
     failed = False
     for path in args.images:
-        image = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None  # no OpenCV warning
-        if image is None:
-            why = "not an image OpenCV can read" if Path(path).is_file() else "no such file"
-            print(f"dicescore read: error: cannot read image {path} ({why})", file=sys.stderr)
+        try:
+            image = load_image(path)
+        except SourceError as error:
+            print(f"dicescore read: error: {error}", file=sys.stderr)
             failed = True
             continue
         readings = reader.read(image, still=True)

@@ -31,6 +31,26 @@ class SourceError(ValueError):
     """A source that cannot be opened or has stopped giving frames."""
 
 
+# Phones save photos as HEIC by default, which OpenCV's wheels cannot decode.
+PHONE_ONLY_SUFFIXES = {".heic", ".heif"}
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """One image file as BGR pixels; a ``SourceError`` that says why when it cannot be read."""
+    path = Path(path)
+    if not path.is_file():  # checked first: OpenCV would only print a warning
+        raise SourceError(f"cannot read image {path} (no such file)")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is not None:
+        return image
+    if path.suffix.lower() in PHONE_ONLY_SUFFIXES:
+        raise SourceError(
+            f"cannot read image {path} (HEIC photos are not supported: save it as JPEG, or set the"
+            " phone's camera to its most compatible format)"
+        )
+    raise SourceError(f"cannot read image {path} (not an image OpenCV can read)")
+
+
 class FrameSource:
     """A named iterator of BGR frames; ``close`` releases the device or file."""
 

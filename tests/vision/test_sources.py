@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import FrameSource, ImageFolder, Reconnecting, SourceError, open_source
+from vision.sources import FrameSource, ImageFolder, Reconnecting, SourceError, load_image, open_source
 
 
 def write_clip(path, frames=12, size=(64, 48)):
@@ -23,6 +23,27 @@ def test_video_file_gives_every_frame_and_its_fps(tmp_path):
         frames = list(source)
         assert source.fps == pytest.approx(15)
     assert len(frames) == 12 and frames[0].shape == (48, 64, 3)
+
+
+def test_an_image_file_loads_as_bgr_pixels_grey_or_not(tmp_path):
+    cv2.imwrite(str(tmp_path / "grey.png"), np.full((6, 8), 90, np.uint8))
+    assert load_image(tmp_path / "grey.png").shape == (6, 8, 3)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "why"),
+    [
+        ("absent.jpg", None, "(no such file)"),
+        ("notes.jpg", b"a shopping list", "(not an image OpenCV can read)"),
+        ("IMG_0001.HEIC", b"\0\0\0\x18ftypheic" + bytes(64), "save it as JPEG"),
+    ],
+)
+def test_an_image_that_cannot_be_read_says_why(tmp_path, name, content, why):
+    if content is not None:
+        (tmp_path / name).write_bytes(content)
+    with pytest.raises(SourceError, match=f"cannot read image .*{name}") as error:
+        load_image(tmp_path / name)
+    assert why in str(error.value)
 
 
 def test_image_folder_in_name_order_skips_unreadable_images(tmp_path, caplog):
