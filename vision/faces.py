@@ -78,7 +78,7 @@ ALL_TURNS = (0, 1, 2, 3)
 # (one in four of the held-out ones).
 SECOND_LOOK_BELOW = 0.8
 # Dice whose number faces may be printed as pips.  A clean pip layout is trusted over the
-# network (of 2,385 rendered dice it counted, it miscounted 3: docs/vision.md) but not over
+# network (of 2,472 rendered dice it counted, it miscounted 3: docs/vision.md) but not over
 # certainty: the reading is this sure, the network's share below it.
 PIP_KINDS = ("d6", "cubes")
 PIP_COUNT_SURE = 0.95
