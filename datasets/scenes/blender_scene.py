@@ -108,7 +108,9 @@ def setup_render(scene, job):
     scene.view_settings.view_transform = "Standard"
 
 
-def image_material(name, texture, roughness, coat=0.0, transmission=0.0):
+def image_material(name, texture, roughness, coat=0.0, transmission=0.0, clear=None):
+    """A textured material; ``clear``, a mask image, limits ``transmission`` to its white
+    (a translucent die's body, not its paint)."""
     material = bpy.data.materials.new(name)
     material.use_nodes = True
     nodes = material.node_tree.nodes
@@ -119,6 +121,15 @@ def image_material(name, texture, roughness, coat=0.0, transmission=0.0):
     bsdf.inputs["Roughness"].default_value = roughness
     bsdf.inputs["Coat Weight"].default_value = coat
     bsdf.inputs["Transmission Weight"].default_value = transmission
+    if clear is not None:
+        mask = nodes.new("ShaderNodeTexImage")
+        mask.image = bpy.data.images.load(clear)
+        mask.image.colorspace_settings.name = "Non-Color"
+        weight = nodes.new("ShaderNodeMath")
+        weight.operation = "MULTIPLY"
+        weight.inputs[1].default_value = transmission
+        material.node_tree.links.new(mask.outputs["Color"], weight.inputs[0])
+        material.node_tree.links.new(weight.outputs["Value"], bsdf.inputs["Transmission Weight"])
     return material
 
 
@@ -183,7 +194,16 @@ def add_die(index, spec):
     bevel.width = spec["size"] * spec["bevel"]
     bevel.segments = 3
     bevel.harden_normals = False
-    die.data.materials.append(image_material(f"die{index}", spec["atlas"], spec["roughness"], coat=0.5))
+    die.data.materials.append(
+        image_material(
+            f"die{index}",
+            spec["atlas"],
+            spec["roughness"],
+            coat=0.5,
+            transmission=spec.get("transmission", 0.0),
+            clear=spec.get("clear"),
+        )
+    )
     die.location = spec["start"]
     die.rotation_euler = Euler(spec["rotation"])
     return die

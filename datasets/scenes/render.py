@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 BLENDER_PYTHON = Path(os.environ.get("DICESCORE_BLENDER_PYTHON", ROOT / ".venv-blender" / "bin" / "python"))
 SCRIPT = Path(__file__).resolve().parent / "blender_scene.py"
 FACE = 128  # pixels per face in a die's texture atlas
+CLEAR_PLASTIC = 0.85  # transmission of a translucent die's body (its paint stays opaque)
 
 # Scene units: a die is 1 across (about 16 mm); gravity is scaled to match.
 TRAIN_TABLES = ("wood", "felt", "cloth", "patterned", "glass")
@@ -107,6 +108,20 @@ def draw_atlas(rng, kind: str, labels: list[str], heldout: bool) -> np.ndarray:
         row, col = divmod(slot, 3)
         atlas[row * FACE : (row + 1) * FACE, col * FACE : (col + 1) * FACE] = cv2.resize(canvas, (FACE, FACE))
     return np.clip(atlas * 255, 0, 255).astype(np.uint8)
+
+
+def clear_body(atlas: np.ndarray) -> np.ndarray:
+    """A translucent die's see-through mask for its ``atlas``: white where a face shows its
+    body's colour (its median, within 30 Lab units), black where it is painted."""
+    lab = cv2.cvtColor(atlas, cv2.COLOR_BGR2LAB).astype(np.float32)
+    mask = np.zeros(atlas.shape[:2], np.uint8)
+    for row in range(2):
+        for col in range(3):
+            face = lab[row * FACE : (row + 1) * FACE, col * FACE : (col + 1) * FACE]
+            body = np.median(face.reshape(-1, 3), 0)
+            clear = np.linalg.norm(face - body, axis=2) < 30
+            mask[row * FACE : (row + 1) * FACE, col * FACE : (col + 1) * FACE] = clear * 255
+    return mask
 
 
 def greyish(rng, low: float, high: float) -> np.ndarray:
@@ -196,6 +211,7 @@ def scene_job(
     hand: tuple[int, int] | None = None,
     views: int = 1,
     tables: tuple[str, ...] = TRAIN_TABLES,
+    translucent: bool = False,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
 
@@ -204,7 +220,9 @@ def scene_job(
     a hand waving over the table between those frames.  For stills, ``views`` > 1 films the
     same settled dice from that many cameras under as many light rigs (the physics, the
     slowest part, is shared).  ``tables`` are the table styles of the train split; the held-out
-    split always uses HELDOUT_TABLES.
+    split always uses HELDOUT_TABLES.  ``translucent`` dice are clear coloured plastic under
+    opaque paint, as casino dice are (no other choice changes, so the scene is the same
+    scene with see-through dice).
     """
     rng = np.random.default_rng([seed, index])
     heldout = split == "heldout"
@@ -218,7 +236,12 @@ def scene_job(
     for i in range(count):
         faces = die_faces(rng, kind, i, deck)
         atlas = tmp / f"die{i}.png"
-        cv2.imwrite(str(atlas), draw_atlas(rng, kind, faces, heldout))
+        painted = draw_atlas(rng, kind, faces, heldout)
+        cv2.imwrite(str(atlas), painted)
+        clear = {}
+        if translucent:
+            cv2.imwrite(str(tmp / f"die{i}-clear.png"), clear_body(painted))
+            clear = {"clear": str(tmp / f"die{i}-clear.png"), "transmission": CLEAR_PLASTIC}
         if frames is None:  # a still: dropped from above, one after another, never overlapping
             angle, radius = throw.uniform(0, 2 * np.pi), cluster * np.sqrt(throw.random())
             start = [radius * np.cos(angle), radius * np.sin(angle), 1.5 + 1.9 * i + throw.uniform(0, 1.5)]
@@ -238,6 +261,7 @@ def scene_job(
                 "start": [float(v) for v in start],
                 "rotation": throw.uniform(0, 2 * np.pi, 3).tolist(),
             }
+            | clear
         )
         labels.append(faces)
     styles = HELDOUT_TABLES if heldout else tables
@@ -457,6 +481,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--dice", choices=tuple(FACE_FAMILIES), help="one kind of dice in every scene (default: any)"
     )
+    parser.add_argument(
+        "--translucent", action="store_true", help="clear coloured dice under opaque paint (casino dice)"
+    )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
         render_scene(
@@ -468,6 +495,7 @@ def main(argv=None) -> int:
             views=args.views,
             tables=tuple(args.tables),
             kind=args.dice,
+            translucent=args.translucent,
         )
     return 0
 

@@ -11,9 +11,12 @@ import pytest
 import datasets.scenes.clips
 from datasets.scenes.clips import build_clip
 from datasets.scenes.render import (
+    CLEAR_PLASTIC,
+    FACE,
     HELDOUT_TABLES,
     MORE_TRAIN_TABLES,
     TRAIN_TABLES,
+    clear_body,
     die_faces,
     draw_table,
     scene_job,
@@ -88,6 +91,26 @@ def test_scene_choices_are_reproducible_without_blender(tmp_path):
         cv2.imread(str(tmp_path / "a" / "die0.png")).tobytes()
         == cv2.imread(str(tmp_path / "b" / "die0.png")).tobytes()
     )
+
+
+def test_translucent_dice_change_nothing_else_in_the_scene(tmp_path):
+    (tmp_path / "opaque").mkdir()
+    (tmp_path / "clear").mkdir()
+    opaque = scene_job(7, 3, "heldout", tmp_path / "opaque", tmp_path, kind="d6")
+    clear = scene_job(7, 3, "heldout", tmp_path / "clear", tmp_path, kind="d6", translucent=True)
+    for die in clear["dice"]:
+        assert die.pop("transmission") == CLEAR_PLASTIC
+        mask = cv2.imread(die.pop("clear"), cv2.IMREAD_GRAYSCALE)
+        assert mask.shape == (2 * FACE, 3 * FACE) and set(np.unique(mask)) == {0, 255}
+    assert json.dumps(clear).replace("clear", "T") == json.dumps(opaque).replace("opaque", "T")
+
+
+def test_a_translucent_die_is_clear_where_unpainted():
+    atlas = np.full((2 * FACE, 3 * FACE, 3), (40, 40, 200), np.uint8)  # red plastic
+    cv2.circle(atlas, (FACE // 2, FACE // 2), 12, (245, 245, 245), -1)  # a white pip
+    mask = clear_body(atlas)
+    assert mask[FACE // 2, FACE // 2] == 0  # the paint stays opaque
+    assert mask[5, 5] == 255 and mask[FACE + 5, 2 * FACE + 5] == 255
 
 
 def test_train_scenes_use_the_tables_asked_for_and_heldout_scenes_their_own(tmp_path):
