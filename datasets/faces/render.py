@@ -236,6 +236,7 @@ class DiePrint:
 
 
 def die_print(rng, label: str, family: str, fonts=None) -> DiePrint:
+    """The face of ``label`` printed in ``family``: drawn from ``rng`` as ``render_crop`` draws it."""
     face, face_colour = face_artwork(rng, label, family, fonts)
     fills = FAMILIES[family].fills_crop
     alpha = np.ones((CANVAS, CANVAS), np.float32) if fills else rounded_alpha(rng)
@@ -398,7 +399,7 @@ def camera(rng, img, size: int, shoot: Shoot | None = None) -> np.ndarray:
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
         kernel = cv2.warpAffine(kernel, rot, (k, k))
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
-    seed = int(rng.integers(2**31))
+    seed = int(rng.integers(2**31))  # drawn in this order, as before shoots: seeded sets stay as they were
     noise = rng.uniform(0.0, 10.0)
     jpeg = int(rng.integers(30, 96)) if rng.random() < 0.5 else None
     return sensor(rng, img, size, noise, jpeg, seed)
