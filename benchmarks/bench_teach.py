@@ -14,12 +14,12 @@ are read alongside for comparison.
 """
 
 import argparse
-import tempfile
 
 import numpy as np
 
-from datasets.faces.render import random_shoot, render_dice_set, render_none
-from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
+from datasets.faces.render import render_none
+from models.face_card import read_a_taught_set
+from vision.faces import DEFAULT_MODEL, FAST_MODEL
 
 FAMILY_KINDS = {  # held out from training first, then two trained families
     "rank_beside_suit": "square-shooters",
@@ -31,17 +31,7 @@ READINGS = {
     "camera (faces-fast.onnx, one turn)": (FAST_MODEL, {"turns": (0,), "second_look": False}),
     "photo (faces.onnx, four turns, second look)": (DEFAULT_MODEL, {}),
 }
-TEACH_SEED, READ_SEED, SHOOT_SEED, NONE_SEED = 900, 901, 77, 4242
-
-
-def share_right(classifier, crops, labels, kind, how) -> float:
-    readings = classifier.classify(crops, kind=kind, **how)
-    return float(np.mean([reading.label == label for reading, label in zip(readings, labels, strict=True)]))
-
-
-def share_read_as_faces(classifier, crops, kind, how) -> float:
-    readings = classifier.classify(crops, kind=kind, **how)
-    return float(np.mean([reading.label is not None for reading in readings]))
+SET_SEED, NONE_SEED = 900, 4242
 
 
 def main():
@@ -55,24 +45,16 @@ def main():
     for name, (model, how) in READINGS.items():
         print(f"{name}:")
         for family, kind in FAMILY_KINDS.items():
-            before, after, claimed_before, claimed = [], [], [], []
-            for number in range(args.sets):
-                set_seed = 1000 + number
-                shoot = random_shoot(np.random.default_rng([SHOOT_SEED, set_seed]), family)
-                taught, taught_labels = render_dice_set(family, set_seed, 1, TEACH_SEED, shoot=shoot)
-                views, view_labels = render_dice_set(family, set_seed, args.views, READ_SEED, shoot=shoot)
-                with tempfile.TemporaryDirectory() as folder:
-                    classifier = FaceClassifier(model, data_dir=folder)
-                    before.append(share_right(classifier, views, view_labels, kind, how))
-                    claimed_before.append(share_read_as_faces(classifier, nothing, kind, how))
-                    for crop, label in zip(taught, taught_labels, strict=True):
-                        classifier.learn(crop, label)
-                    after.append(share_right(classifier, views, view_labels, kind, how))
-                    claimed.append(share_read_as_faces(classifier, nothing, kind, how))
+            sets = [
+                read_a_taught_set(model, family, kind, 1000 + number, args.views, SET_SEED, how, nothing)
+                for number in range(args.sets)
+            ]
+            mean = {key: np.mean([one[key] for one in sets]) for key in sets[0]}
+            taught = [one["after"] for one in sets]
             print(
-                f"  {family} ({kind}): read right {np.mean(before):.1%} untaught, {np.mean(after):.1%} taught"
-                f" (sets {min(after):.1%}-{max(after):.1%}); `none` read as a face"
-                f" {np.mean(claimed_before):.1%} untaught, {np.mean(claimed):.1%} taught"
+                f"  {family} ({kind}): read right {mean['before']:.1%} untaught, {mean['after']:.1%} taught"
+                f" (sets {min(taught):.1%}-{max(taught):.1%}); `none` read as a face"
+                f" {mean['claimed_before']:.1%} untaught, {mean['claimed_after']:.1%} taught"
             )
 
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from datasets.faces import FAMILIES, HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS
+from datasets.faces.render import random_shoot, render_dice_set
 from models.face_net import WIDTH
 from scoring.faces import DIE_KINDS
 from vision.faces import ALL_TURNS, DEFAULT_MODEL, FAST_MODEL, FaceClassifier
@@ -138,6 +139,37 @@ def teach_one_per_face(classifier: FaceClassifier, family: str, seed: int = TEAC
         classifier.learn(images[i], label)
         taught += 1
     return taught
+
+
+def read_a_taught_set(
+    model: Path, family: str, kind: str, set_seed: int, views: int, seed: int, how: dict, nothing=()
+) -> dict[str, float]:
+    """One dice set of ``family`` in one shoot (``render_dice_set``; shoot, taught views and
+    read views all from ``seed``), read by ``model`` with ``kind``'s mask and ``how`` (classify's
+    turns and second look) before and after one view of each face is taught: the shares of
+    its ``views`` views of each face read right, and of the ``nothing`` crops read as a face."""
+    shoot = random_shoot(np.random.default_rng([seed, set_seed]), family)
+    taught, taught_labels = render_dice_set(family, set_seed, 1, seed, shoot=shoot)
+    crops, labels = render_dice_set(family, set_seed, views, seed + 1, shoot=shoot)
+    with tempfile.TemporaryDirectory() as folder:
+        classifier = FaceClassifier(model, data_dir=folder)
+
+        def shares() -> tuple[float, float]:
+            readings = classifier.classify(crops, kind=kind, **how)
+            right = np.mean([r.label == label for r, label in zip(readings, labels, strict=True)])
+            claimed = [r.label is not None for r in classifier.classify(nothing, kind=kind, **how)]
+            return float(right), float(np.mean(claimed)) if claimed else 0.0
+
+        before, claimed_before = shares()
+        for crop, label in zip(taught, taught_labels, strict=True):
+            classifier.learn(crop, label)
+        after, claimed_after = shares()
+    return {
+        "before": before,
+        "after": after,
+        "claimed_before": claimed_before,
+        "claimed_after": claimed_after,
+    }
 
 
 def latency_ms(

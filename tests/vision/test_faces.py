@@ -4,7 +4,6 @@ file fails clearly."""
 
 import json
 import re
-import tempfile
 
 import cv2
 import numpy as np
@@ -13,8 +12,7 @@ import pytest
 import vision.faces
 from datasets.faces import HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_none, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS
-from datasets.faces.render import random_shoot, render_dice_set
-from models.face_card import accuracy_report, read_all, teach_one_per_face
+from models.face_card import accuracy_report, read_a_taught_set, read_all, teach_one_per_face
 from scoring.faces import ALL_LABELS, DIE_KINDS
 from vision.faces import (
     ALL_TURNS,
@@ -108,33 +106,18 @@ def test_teaching_a_new_set_one_face_each(tmp_path, heldout):
     assert report["accuracy"] >= 0.995, report["worst"]
 
 
-def read_a_taught_set(family: str, kind: str, set_seed: int) -> tuple[float, float]:
-    """One dice set of ``family`` in one shoot, read by the camera's model at one turn before
-    and after one view of each face is taught (as benchmarks/bench_teach.py reads it)."""
-    shoot = random_shoot(np.random.default_rng([FRESH_SEED, set_seed]), family)
-    taught, taught_labels = render_dice_set(family, set_seed, 1, FRESH_SEED, shoot=shoot)
-    views, labels = render_dice_set(family, set_seed, 6, FRESH_SEED + 1, shoot=shoot)
-    with tempfile.TemporaryDirectory() as folder:
-        clf = FaceClassifier(FAST_MODEL, data_dir=folder)  # the one the page teaches
-
-        def right() -> float:
-            readings = clf.classify(views, kind=kind, turns=(0,), second_look=False)
-            return float(np.mean([r.label == label for r, label in zip(readings, labels, strict=True)]))
-
-        before = right()
-        for crop, label in zip(taught, taught_labels, strict=True):
-            clf.learn(crop, label)
-        return before, right()
-
-
 @pytest.fixture(scope="module")
 def taught_sets():
     """(untaught, taught) accuracy of three sets of each held-out family."""
     kinds = {"framed": "cubes", "rank_beside_suit": "square-shooters"}
-    return {
-        family: [read_a_taught_set(family, kind, seed) for seed in (1, 2, 3)]
-        for family, kind in kinds.items()
-    }
+    camera = {"turns": (0,), "second_look": False}  # the page teaches the camera's model
+    readings = {}
+    for family, kind in kinds.items():
+        sets = [
+            read_a_taught_set(FAST_MODEL, family, kind, number, 6, FRESH_SEED, camera) for number in (1, 2, 3)
+        ]
+        readings[family] = [(taught["before"], taught["after"]) for taught in sets]
+    return readings
 
 
 def test_teaching_a_dice_set_reads_it_better(taught_sets):
