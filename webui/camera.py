@@ -67,6 +67,7 @@ class LiveView:
         self.running = running
         self.jpeg: bytes | None = None
         self.number = 0  # frames published so far
+        self.game_id: int | None = None  # the game whose rolls it scores, for the front page
         self._condition = threading.Condition()
 
     def set_status(self, status: str) -> None:
@@ -82,6 +83,7 @@ class LiveView:
     def stop(self, status: str) -> None:
         with self._condition:
             self.running = False
+            self.game_id = None
             self.set_status(status)
             self._condition.notify_all()
 
@@ -273,6 +275,7 @@ class Camera:
             self.start_game(ledger)
             app.extensions["dicescore.changes"].notify()
             target = table_game(ledger, self.kind)
+        self.view.game_id = target.game_id if target is not None else None
         if target is None:
             self.view.set_status(f"watching {self.source.name}; start a dice game to score its rolls")
         elif self.view.status.endswith("to score its rolls"):

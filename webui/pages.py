@@ -88,12 +88,17 @@ def index():
 
 def render_new_game(error: str | None = None, status: int = 200):
     games = get_ledger().games()
+    camera = current_app.extensions.get("dicescore.camera")
+    # the camera's picture heads the page, with the game it scores one tap away
+    watched = next((game for game in games if camera and game["id"] == camera.game_id), None)
     return (
         render_template(
             "index.html",
             catalog=catalog(),
             in_progress=[game for game in games if not game["finished"]],
             finished=[game for game in games if game["finished"]],
+            camera=camera,
+            watched=watched,
             error=error,
         ),
         status,

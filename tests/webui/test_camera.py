@@ -140,6 +140,10 @@ def test_the_live_picture_is_an_mjpeg_stream_of_the_dice_outlined(app, api, pip_
         page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
         assert 'id="live" src="/live.mjpg"' in page and "camera: watching test camera" in page
         assert api.client.get("/api/camera").json == {"status": "watching test camera", "running": True}
+        # the front page shows the picture too, and names the game it scores, one tap away
+        front = api.client.get("/").get_data(as_text=True)
+        assert 'id="live" src="/live.mjpg"' in front
+        assert f'The camera is scoring <a href="/games/{game_id}">' in front
 
         response = api.client.get("/live.mjpg")
         assert response.status_code == 200
@@ -151,6 +155,9 @@ def test_the_live_picture_is_an_mjpeg_stream_of_the_dice_outlined(app, api, pip_
         thread.join(timeout=10)
     page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'id="live"' not in page and "camera: test camera has ended" in page  # no picture once it stops
+    front = api.client.get("/").get_data(as_text=True)
+    assert 'id="live"' not in front and "camera: test camera has ended" in front
+    assert "The camera is scoring" not in front
     head, jpeg = part.split(b"\r\n\r\n", 1)
     assert head.startswith(b"--frame\r\nContent-Type: image/jpeg")
     picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
