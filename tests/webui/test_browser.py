@@ -175,6 +175,12 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
         expect(tab.locator("#dice .die.unsure")).to_have_count(1)
         expect(tab.locator("#history li").first).to_contain_text("corrected to")
         assert [label for _, label in classifier.taught] == ["2"]  # taught with the die's crop
+
+        front = open_tab(server)  # the front page finishes loading, then opens the endless stream
+        expect(front.locator("#camera h2 a")).to_have_text("Cubes")
+        front.wait_for_function(SHOWS_THE_DICE)
+        front.locator("#live").click()  # one tap from the picture to the game it scores
+        expect(front.locator("#dice .die.unsure")).to_have_count(1)
     finally:
         hold.set()
         thread.join(timeout=10)

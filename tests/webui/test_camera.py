@@ -138,11 +138,11 @@ def test_the_live_picture_is_an_mjpeg_stream_of_the_dice_outlined(app, api, pip_
             time.sleep(0.02)
         assert events(api, game_id)[-1]["type"] == "roll", "the camera scored no roll"
         page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
-        assert 'id="live" src="/live.mjpg"' in page and "camera: watching test camera" in page
+        assert 'id="live" data-src="/live.mjpg"' in page and "camera: watching test camera" in page
         assert api.client.get("/api/camera").json == {"status": "watching test camera", "running": True}
         # the front page shows the picture too, and names the game it scores, one tap away
         front = api.client.get("/").get_data(as_text=True)
-        assert 'id="live" src="/live.mjpg"' in front
+        assert 'id="live" data-src="/live.mjpg"' in front
         assert f'The camera is scoring <a href="/games/{game_id}">' in front
 
         response = api.client.get("/live.mjpg")

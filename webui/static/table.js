@@ -221,25 +221,6 @@ speak.addEventListener("change", () => localStorage.setItem("dicescore.speak", s
 const stream = new EventSource(table.dataset.stream);
 stream.addEventListener("table", (event) => redraw(JSON.parse(event.data)));
 
-// The camera's status line, kept current while a camera source runs; the live picture
-// is reopened after the server restarts.
-const camera = document.getElementById("camera");
-if (camera) {
-  const cameraStatus = document.getElementById("camera-status");
-  setInterval(async () => {
-    try {
-      const response = await fetch(camera.dataset.status);
-      if (response.ok) cameraStatus.textContent = `camera: ${(await response.json()).status}`;
-    } catch {
-      // The server is restarting: the next look says how the camera is.
-    }
-  }, 2000);
-  const live = document.getElementById("live");
-  live?.addEventListener("error", () => {
-    setTimeout(() => { live.src = `${live.src.split("?")[0]}?${Date.now()}`; }, 2000);
-  });
-}
-
 // Everything is wired: the board takes taps now (style.css holds them off until then, as a
 // form sent before this script runs would reload the page and lose what was typed).
 table.dataset.ready = "yes";

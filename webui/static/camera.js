@@ -1,0 +1,23 @@
+// The camera's card, on the front page and the table page: its live picture and status line.
+// The picture is an endless MJPEG stream, so it opens only once the page has loaded (a
+// stream in the markup would hold the page "loading" for ever), and it is reopened after
+// the server restarts. The status line is kept current while the camera runs.
+const camera = document.getElementById("camera");
+if (camera) {
+  const live = document.getElementById("live");
+  if (live) {
+    const open = () => { live.src = `${live.dataset.src}?${Date.now()}`; };
+    live.addEventListener("error", () => setTimeout(open, 2000));
+    if (document.readyState === "complete") open();
+    else window.addEventListener("load", open);
+  }
+  const cameraStatus = document.getElementById("camera-status");
+  setInterval(async () => {
+    try {
+      const response = await fetch(camera.dataset.status);
+      if (response.ok) cameraStatus.textContent = `camera: ${(await response.json()).status}`;
+    } catch {
+      // The server is restarting: the next look says how the camera is.
+    }
+  }, 2000);
+}
