@@ -1,6 +1,6 @@
 """Teaching a dice set: one tap per face (``FaceClassifier.learn``), then how well the set reads.
 
-    python benchmarks/bench_teach.py [--sets 6] [--views 8]
+    python benchmarks/bench_teach.py [--sets 6] [--views 8] [--nothing 200]
 
 A dice set is every face of one style family printed one way (font, inks, material,
 outline), filmed in one shoot (one table, light, distance, focus, noise and compression:
@@ -34,10 +34,19 @@ READINGS = {
 SET_SEED, NONE_SEED = 900, 4242
 
 
+def at_least_one(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
+    return number
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", type=int, default=6, help="dice sets per family, each in its own shoot")
-    parser.add_argument("--views", type=int, default=8, help="views of each face read per set")
+    parser.add_argument(
+        "--sets", type=at_least_one, default=6, help="dice sets per family, each in its own shoot"
+    )
+    parser.add_argument("--views", type=at_least_one, default=8, help="views of each face read per set")
     parser.add_argument("--nothing", type=int, default=200, help="table and hand crops read")
     args = parser.parse_args()
     nothing = [render_none(np.random.default_rng([NONE_SEED, i])) for i in range(args.nothing)]

@@ -31,19 +31,32 @@ class SourceError(ValueError):
     """A source that cannot be opened or has stopped giving frames."""
 
 
-# Phones save photos as HEIC by default, which OpenCV's wheels cannot decode.
+# Phones save photos as HEIC by default, which OpenCV's wheels cannot decode: known by its
+# suffix, or, renamed, by its ISO box header ("ftyp" and an HEIF brand).
 PHONE_ONLY_SUFFIXES = {".heic", ".heif"}
+HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"}
+
+
+def is_heif(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            head = file.read(12)
+    except OSError:  # unreadable: only its name can tell
+        head = b""
+    return path.suffix.lower() in PHONE_ONLY_SUFFIXES or (head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS)
 
 
 def load_image(path: str | Path) -> np.ndarray:
     """One image file as BGR pixels; a ``SourceError`` that says why when it cannot be read."""
     path = Path(path)
+    if path.is_dir():
+        raise SourceError(f"cannot read image {path} (a folder, not an image file)")
     if not path.is_file():  # checked first: OpenCV would only print a warning
         raise SourceError(f"cannot read image {path} (no such file)")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is not None:
         return image
-    if path.suffix.lower() in PHONE_ONLY_SUFFIXES:
+    if is_heif(path):
         raise SourceError(
             f"cannot read image {path} (HEIC photos are not supported: save it as JPEG, or set the"
             " phone's camera to its most compatible format)"
@@ -120,17 +133,18 @@ class ImageFolder(FrameSource):
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
         self.name = str(folder)
-        self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        # phone photos are listed too, so that each says why it cannot be read
+        listed = IMAGE_SUFFIXES | PHONE_ONLY_SUFFIXES
+        self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in listed)
         if not self.paths:
             raise SourceError(f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in folder {folder}")
 
     def __iter__(self) -> Iterator[np.ndarray]:
         for path in self.paths:
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if frame is None:
-                log.warning("%s: cannot read image; skipped", path)
-                continue
-            yield frame
+            try:
+                yield load_image(path)
+            except SourceError as error:
+                log.warning("%s; skipped", error)
 
 
 def open_source(spec: str | int, pace: bool = False) -> FrameSource:

@@ -112,7 +112,8 @@ def draw_atlas(rng, kind: str, labels: list[str], heldout: bool) -> np.ndarray:
 
 def clear_body(atlas: np.ndarray) -> np.ndarray:
     """A translucent die's see-through mask for its ``atlas``: white where a face shows its
-    body's colour (its median, within 30 Lab units), black where it is painted."""
+    body's colour, black where it is painted.  The body's colour is each face's median (every
+    face of these dice is mostly body), within 30 in OpenCV's 8-bit Lab."""
     lab = cv2.cvtColor(atlas, cv2.COLOR_BGR2LAB).astype(np.float32)
     mask = np.zeros(atlas.shape[:2], np.uint8)
     for row in range(2):
@@ -449,7 +450,8 @@ def render_scene(
     seed: int, index: int, out: Path, split: str = "train", size=(320, 240), **clip
 ) -> list[dict]:
     """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
-    truths.  ``clip`` takes scene_job's clip arguments (frames, roll, kind, count, hand)."""
+    truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand,
+    views, tables, translucent)."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:
         job = scene_job(seed, index, split, Path(tmp), out, size, **clip)
@@ -482,7 +484,9 @@ def main(argv=None) -> int:
         "--dice", choices=tuple(FACE_FAMILIES), help="one kind of dice in every scene (default: any)"
     )
     parser.add_argument(
-        "--translucent", action="store_true", help="clear coloured dice under opaque paint (casino dice)"
+        "--translucent",
+        action="store_true",
+        help="clear plastic dice under opaque paint (casino dice; card dice clear white)",
     )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):

@@ -36,6 +36,8 @@ def test_an_image_file_loads_as_bgr_pixels_grey_or_not(tmp_path):
         ("absent.jpg", None, "(no such file)"),
         ("notes.jpg", b"a shopping list", "(not an image OpenCV can read)"),
         ("IMG_0001.HEIC", b"\0\0\0\x18ftypheic" + bytes(64), "save it as JPEG"),
+        ("IMG_0002.jpg", b"\0\0\0\x18ftypmif1" + bytes(64), "save it as JPEG"),  # renamed
+        ("IMG_0003.jpg", b"\0\0\0\x18ftypisom" + bytes(64), "(not an image OpenCV can read)"),  # a video
     ],
 )
 def test_an_image_that_cannot_be_read_says_why(tmp_path, name, content, why):
@@ -46,15 +48,25 @@ def test_an_image_that_cannot_be_read_says_why(tmp_path, name, content, why):
     assert why in str(error.value)
 
 
+def test_a_folder_is_not_an_image(tmp_path):
+    with pytest.raises(SourceError, match="a folder, not an image file"):
+        load_image(tmp_path)
+
+
 def test_image_folder_in_name_order_skips_unreadable_images(tmp_path, caplog):
     for i in range(3):
         cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((8, 8, 3), i, np.uint8))
     (tmp_path / "1b.png").write_bytes(b"not a png")
+    (tmp_path / "2b.heic").write_bytes(b"\0\0\0\x18ftypheic" + bytes(64))
     (tmp_path / "notes.txt").write_text("ignored")
     with caplog.at_level(logging.WARNING):
         frames = list(open_source(str(tmp_path)))
     assert [int(f[0, 0, 0]) for f in frames] == [0, 1, 2]
-    assert "1b.png: cannot read image" in caplog.text
+    assert (
+        "cannot read image " + str(tmp_path / "1b.png") + " (not an image OpenCV can read); skipped"
+        in caplog.text
+    )
+    assert "2b.heic (HEIC photos are not supported: save it as JPEG" in caplog.text
 
 
 @pytest.mark.parametrize(
