@@ -506,6 +506,10 @@ within one run (docs/benchmarks-vision.md).
   taught example of another face (`TAUGHT_MIN_LEAD`), and, where the network reads `none`,
   only at a cosine of 0.95 (`TAUGHT_OVER_NONE`): `none` crops then keep 94.7% and the faces
   read 68.9%, against 70.0% untaught. Measured on this card's held-out set with stage 13.
+  And a taught example that the network itself reads as `none` (a blank, on some prints)
+  never speaks for a crop it reads as `none`: one such blank claimed 46% of the table crops
+  of benchmarks/bench_teach.py (session 11, docs/vision.md "Teaching a dice set"; this
+  card's taught row is the same with or without it, to 0.03 points).
 - `JOKER_RED` and `JOKER_BLACK` differ only in ink colour: strong colour casts can swap them.
 """
     model_path.with_suffix(".md").write_text(card)

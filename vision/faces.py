@@ -132,7 +132,8 @@ class FaceClassifier:
         self.min_confidence = min_confidence
         self.top_k = top_k
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
-        self.prototypes: dict[str, np.ndarray] = {}
+        self.prototypes: dict[str, np.ndarray] = {}  # label: taught examples' embeddings
+        self.taught_as_none: dict[str, np.ndarray] = {}  # label: which of them the network calls `none`
         self._masks: dict[str | None, np.ndarray] = {}
         self._load_learned()
 
@@ -238,12 +239,11 @@ class FaceClassifier:
         if not self.prototypes:
             return cosines, embeddings
         taught = [self.index[label] for label in self.prototypes]
-        # N x taught labels: each crop's similarity to the nearest example of each taught face
-        similarity = np.stack([(embeddings @ protos.T).max(1) for protos in self.prototypes.values()], 1)
+        reads_none = np.where(allowed, cosines, -np.inf).argmax(1) == self.index[NONE]
+        similarity = self._taught_similarity(embeddings, reads_none)
         ranked = np.sort(similarity, 1)
         nearest = ranked[:, -1]
         lead = nearest - ranked[:, -2] if len(taught) > 1 else np.inf
-        reads_none = np.where(allowed, cosines, -np.inf).argmax(1) == self.index[NONE]
         speaks = (
             (nearest >= TAUGHT_MIN_SIMILARITY)
             & (lead >= TAUGHT_MIN_LEAD)
@@ -253,6 +253,18 @@ class FaceClassifier:
         columns = np.asarray(taught)[similarity[rows].argmax(1)]
         cosines[rows, columns] = np.maximum(cosines[rows, columns], nearest[rows])
         return cosines, embeddings
+
+    def _taught_similarity(self, embeddings: np.ndarray, reads_none: np.ndarray) -> np.ndarray:
+        """N x taught labels: each crop's similarity to the nearest example of each taught face.
+        A crop the network reads as `none` is compared only with examples it reads as a face:
+        a taught example it reads as `none` (a blank, an odd print) lies among the table
+        crops, and one taught blank claimed 46% of them."""
+        columns = []
+        for label, protos in self.prototypes.items():
+            similarity = embeddings @ protos.T
+            similarity[np.ix_(reads_none, self.taught_as_none[label])] = -1.0
+            columns.append(similarity.max(1))
+        return np.stack(columns, 1)
 
     def _fit(self, crop: np.ndarray) -> np.ndarray:
         """One crop as S x S BGR uint8: shrunk by area, or enlarged linearly."""
@@ -292,6 +304,7 @@ class FaceClassifier:
             if folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
             self.prototypes.pop(name, None)
+            self.taught_as_none.pop(name, None)
 
     def learned(self) -> dict[str, int]:
         """How many taught examples each label has (counting the four rotations of each once)."""
@@ -300,9 +313,12 @@ class FaceClassifier:
     def _add_prototypes(self, label: str, crops) -> None:
         # A die can land turned any way: each example is stored at its four right-angle turns.
         turned = [np.rot90(crop, k) for crop in crops for k in range(4)]
-        embeddings = self.embed(turned)
-        old = self.prototypes.get(label)
-        self.prototypes[label] = embeddings if old is None else np.concatenate([old, embeddings])
+        logits, embeddings = self._run(self.prepare(turned))
+        as_none = logits.argmax(1) == self.index[NONE]
+        if label in self.prototypes:
+            embeddings = np.concatenate([self.prototypes[label], embeddings])
+            as_none = np.concatenate([self.taught_as_none[label], as_none])
+        self.prototypes[label], self.taught_as_none[label] = embeddings, as_none
 
     def _load_learned(self) -> None:
         if not self.data_dir.is_dir():

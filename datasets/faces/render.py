@@ -78,12 +78,18 @@ def material(rng, family: str) -> np.ndarray:
 
 
 def face_artwork(rng, label, family_name, fonts=None):
-    family = FAMILIES[family_name]
+    return painted_face(rng, rng, rng, label, family_name, fonts)
+
+
+def painted_face(material_rng, artwork_rng, defects_rng, label, family_name, fonts=None):
+    """The face's material colour, its artwork and print defects, each drawn from its own
+    generator (one and the same for a single crop)."""
     canvas = np.empty((CANVAS, CANVAS, 3), np.float32)
-    face_colour = material(rng, family_name)
+    face_colour = material(material_rng, family_name)
     canvas[:] = face_colour
-    family.draw(rng, label, canvas, available(fonts) if fonts else fonts_for(family_name))
-    print_defects(rng, canvas, face_colour)
+    fonts = available(fonts) if fonts else fonts_for(family_name)
+    FAMILIES[family_name].draw(artwork_rng, label, canvas, fonts)
+    print_defects(defects_rng, canvas, face_colour)
     return canvas, face_colour
 
 
@@ -235,11 +241,16 @@ class DiePrint:
     alpha: np.ndarray
 
 
-def die_print(rng, label: str, family: str, fonts=None) -> DiePrint:
-    """The face of ``label`` printed in ``family``: drawn from ``rng`` as ``render_crop`` draws it."""
-    face, face_colour = face_artwork(rng, label, family, fonts)
+def die_print(set_seed: int, label: str, family: str, fonts=None) -> DiePrint:
+    """The face of ``label`` in the dice set ``set_seed`` of ``family``.  The material, the
+    print defects and the outline have generators of their own, so every face of a set shares
+    them; the artwork's generator starts alike for every face (one font and ink), but a face
+    whose artwork draws more numbers (a court figure, a framed number drawn as pips) can
+    leave the rest of it drawn otherwise."""
+    material_rng, artwork_rng, defects_rng, outline_rng = np.random.default_rng([set_seed]).spawn(4)
+    face, face_colour = painted_face(material_rng, artwork_rng, defects_rng, label, family, fonts)
     fills = FAMILIES[family].fills_crop
-    alpha = np.ones((CANVAS, CANVAS), np.float32) if fills else rounded_alpha(rng)
+    alpha = np.ones((CANVAS, CANVAS), np.float32) if fills else rounded_alpha(outline_rng)
     return DiePrint(face, face_colour, alpha)
 
 
@@ -260,31 +271,52 @@ class Shoot:
 
 
 def random_shoot(rng, family: str) -> Shoot:
-    """A shoot drawn from the ranges ``render_crop`` draws each crop from."""
+    """A shoot drawn from the ranges ``render_crop`` draws each crop from (no motion blur:
+    that is one view's, not the camera's)."""
     return Shoot(
         table_seed=int(rng.integers(2**31)),
         crop_px=crop_size(rng, family),
-        gains=rng.uniform(0.85, 1.15, 3) * rng.uniform(0.65, 1.3),
-        gamma=float(rng.uniform(0.75, 1.35)),
-        blur=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.4 else 0.0,
-        noise=float(rng.uniform(0.0, 10.0)),
-        jpeg=int(rng.integers(30, 96)) if rng.random() < 0.5 else None,
+        gains=white_balance_and_exposure(rng),
+        gamma=contrast_gamma(rng),
+        blur=defocus(rng),
+        noise=sensor_noise(rng),
+        jpeg=jpeg_quality(rng),
     )
+
+
+# The camera's random settings, one draw each, for a single crop (``camera``) or a shoot.
+def white_balance_and_exposure(rng) -> np.ndarray:
+    return rng.uniform(0.85, 1.15, 3) * rng.uniform(0.65, 1.3)  # per BGR channel
+
+
+def contrast_gamma(rng) -> float:
+    return float(rng.uniform(0.75, 1.35))
+
+
+def defocus(rng) -> float:
+    """A Gaussian sigma at 64 px, or 0.0 for a sharp lens (most often)."""
+    return float(rng.uniform(0.3, 1.0)) if rng.random() < 0.4 else 0.0
+
+
+def sensor_noise(rng) -> float:
+    return float(rng.uniform(0.0, 10.0))  # grey levels
+
+
+def jpeg_quality(rng) -> int | None:
+    return int(rng.integers(30, 96)) if rng.random() < 0.5 else None  # None: uncompressed
 
 
 def render_dice_set(
     family: str, set_seed: int, views: int, seed: int, size: int = 64, fonts=None, shoot: Shoot | None = None
 ):
     """A dice set: every face of ``family`` printed once, the same way (``set_seed`` picks the
-    font, inks, material and outline), each seen ``views`` times (``seed``), as a player's own
-    dice at the table: through the randomized camera, or all in one ``shoot``.  Returns crops
-    (N x size x size x 3) and labels, face by face.  Labels whose artwork draws extra random
-    numbers may differ in small ways (a four-colour deck's diamonds), as real sets do."""
+    font, inks, material and outline, see ``die_print``), each seen ``views`` times (``seed``),
+    as a player's own dice at the table: through the randomized camera, or all in one
+    ``shoot``.  Returns crops (N x size x size x 3) and labels, face by face."""
     labels = FAMILIES[family].labels
     images = np.empty((len(labels) * views, size, size, 3), np.uint8)
     for i, label in enumerate(labels):
-        # the same generator state for every face: the same font, inks and material
-        printed = die_print(np.random.default_rng([set_seed]), label, family, fonts)
+        printed = die_print(set_seed, label, family, fonts)
         for v in range(views):
             rng = np.random.default_rng([seed, set_seed, i, v])
             images[i * views + v] = render_crop(rng, label, family, size, printed=printed, shoot=shoot)
@@ -369,7 +401,8 @@ def occlude(rng, img):
 
 def camera(rng, img, size: int, shoot: Shoot | None = None) -> np.ndarray:
     """Light, optics and sensor: shadow, glare, exposure, white balance, blur, noise, JPEG;
-    all drawn at random, or, but for shadow and glare, those of ``shoot``."""
+    all drawn at random, or those of a ``shoot`` (the shadow and glare still this view's own,
+    and no motion blur)."""
     s = img.shape[0]
     yy, xx = unit_grid(s)
     if rng.random() < 0.3:  # a cast shadow with a soft edge
@@ -387,11 +420,11 @@ def camera(rng, img, size: int, shoot: Shoot | None = None) -> np.ndarray:
         if shoot.blur:
             img = cv2.GaussianBlur(img, (0, 0), shoot.blur * s / 64)
         return sensor(rng, img, size, shoot.noise, shoot.jpeg)
-    gains = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.65, 1.3)  # white balance and exposure
-    img = np.clip(img * gains, 0, 1) ** rng.uniform(0.75, 1.35)
-    if rng.random() < 0.4:
-        sigma = rng.uniform(0.3, 1.0) * s / 64
-        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    gains = white_balance_and_exposure(rng)
+    img = np.clip(img * gains, 0, 1) ** contrast_gamma(rng)
+    sigma = defocus(rng)
+    if sigma:
+        img = cv2.GaussianBlur(img, (0, 0), sigma * s / 64)
     elif rng.random() < 0.2:  # motion blur
         k = int(rng.integers(3, max(4, s // 12)))
         kernel = np.zeros((k, k), np.float32)
@@ -400,9 +433,7 @@ def camera(rng, img, size: int, shoot: Shoot | None = None) -> np.ndarray:
         kernel = cv2.warpAffine(kernel, rot, (k, k))
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
     seed = int(rng.integers(2**31))  # drawn in this order, as before shoots: seeded sets stay as they were
-    noise = rng.uniform(0.0, 10.0)
-    jpeg = int(rng.integers(30, 96)) if rng.random() < 0.5 else None
-    return sensor(rng, img, size, noise, jpeg, seed)
+    return sensor(rng, img, size, sensor_noise(rng), jpeg_quality(rng), seed)
 
 
 def sensor(rng, img, size: int, noise: float, jpeg: int | None, seed: int | None = None) -> np.ndarray:

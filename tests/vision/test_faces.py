@@ -121,12 +121,22 @@ def taught_sets():
 
 
 def test_teaching_a_dice_set_reads_it_better(taught_sets):
-    # this test's sets: framed 59.7% untaught, 63.9% taught; rank beside suit 70.3%, 74.7%
+    # this test's sets: framed 82.0% untaught, 85.4% taught; rank beside suit 77.6%, 80.7%
     # (benchmarks/bench_teach.py reads more, and docs/vision.md says why the gain is small)
     readings = [pair for family in taught_sets.values() for pair in family]
-    assert all(after >= before - 0.02 for before, after in readings)  # no set is read worse
+    # no set is read more than a point or two worse (a tap can take a neighbour's readings)
+    assert all(after >= before - 0.02 for before, after in readings)
     before, after = np.mean(readings, 0)
     assert after >= before + 0.02
+
+
+def test_a_taught_face_the_network_calls_none_claims_no_table_crops():
+    # framed set 1005 in its shoot (benchmarks/bench_teach.py's): the network reads its taught
+    # BLANK as `none`, and the table crops lie as near it as its own views; it claimed 93 of
+    # these 200 until such an example stopped speaking for crops the network calls `none`
+    nothing = [render_none(np.random.default_rng([4242, i])) for i in range(200)]
+    shares = read_a_taught_set(DEFAULT_MODEL, "framed", "cubes", 1005, 1, 900, {}, nothing)
+    assert shares["claimed_after"] == shares["claimed_before"] < 0.02
 
 
 @BELOW_TARGET
