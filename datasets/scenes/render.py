@@ -44,6 +44,9 @@ TRAIN_TABLES = ("wood", "felt", "cloth", "patterned", "glass")
 # (``--tables``) so that folders rendered before them re-render the same.
 MORE_TRAIN_TABLES = ("tiles", "stone", "planks")
 HELDOUT_TABLES = ("marble", "striped_felt", "dark_glass")
+# A sheet of white paper, where white dice stand out least; opt-in for the held-out split, to
+# measure a table real players use that no scene of either split shows otherwise.
+MORE_HELDOUT_TABLES = ("white_paper",)
 FACE_FAMILIES = {  # the artwork families each kind of die is printed in (training styles)
     "d6": ("d6_pips", "numerals"),
     "cubes": ("cubes_word",),
@@ -182,6 +185,9 @@ def draw_table(rng, style: str, size: int = 512) -> np.ndarray:
         grain = 0.5 + 0.5 * np.sin((y * rng.uniform(80, 200) + noise * 8 + row * 3.1) * np.pi)
         img = base * (0.75 + 0.25 * grain[..., None]) * (0.85 + 0.3 * ((row * 0.37) % 1)[..., None])
         img[(y * planks) % 1 < 0.02] *= 0.3
+    elif style == "white_paper":  # near white, faint fibres and uneven shading
+        base = rng.uniform(0.85, 0.98) * (1 + rng.uniform(-0.03, 0.03, 3))
+        img = base * (0.95 + 0.05 * noise[..., None]) * (0.97 + 0.03 * fine[..., None])
     elif style == "marble":
         veins = np.abs(np.sin((x + y + noise * 3) * rng.uniform(5, 15) * np.pi)) ** 0.3
         img = rng.uniform(0.75, 0.95) * (0.6 + 0.4 * veins[..., None]) * np.ones(3)
@@ -211,7 +217,7 @@ def scene_job(
     count: int | None = None,
     hand: tuple[int, int] | None = None,
     views: int = 1,
-    tables: tuple[str, ...] = TRAIN_TABLES,
+    tables: tuple[str, ...] | None = None,
     translucent: bool = False,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
@@ -220,13 +226,17 @@ def scene_job(
     dice on the same table (only the throw changes), and ``hand`` = (first, last) frame sends
     a hand waving over the table between those frames.  For stills, ``views`` > 1 films the
     same settled dice from that many cameras under as many light rigs (the physics, the
-    slowest part, is shared).  ``tables`` are the table styles of the train split; the held-out
-    split always uses HELDOUT_TABLES.  ``translucent`` dice are clear coloured plastic under
-    opaque paint, as casino dice are (no other choice changes, so the scene is the same
-    scene with see-through dice).
+    slowest part, is shared).  ``tables`` are the table styles to draw from, by default the
+    split's own (TRAIN_TABLES, HELDOUT_TABLES); each split may add its opt-in styles.
+    ``translucent`` dice are clear coloured plastic under opaque paint, as casino dice are (no
+    other choice changes, so the scene is the same scene with see-through dice).
     """
-    rng = np.random.default_rng([seed, index])
     heldout = split == "heldout"
+    allowed = HELDOUT_TABLES + MORE_HELDOUT_TABLES if heldout else TRAIN_TABLES + MORE_TRAIN_TABLES
+    styles = tables or (HELDOUT_TABLES if heldout else TRAIN_TABLES)
+    if not set(styles) <= set(allowed):
+        raise ValueError(f"{split} scenes use the tables {', '.join(allowed)}: not {', '.join(styles)}")
+    rng = np.random.default_rng([seed, index])
     kinds = list(FACE_FAMILIES)
     kind = kind or kinds[rng.integers(3)]
     count = count or int(rng.integers(1, 13))
@@ -265,7 +275,6 @@ def scene_job(
             | clear
         )
         labels.append(faces)
-    styles = HELDOUT_TABLES if heldout else tables
     style = styles[rng.integers(len(styles))]
     table_texture = tmp / "table.png"
     cv2.imwrite(str(table_texture), draw_table(rng, style))
@@ -476,9 +485,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--tables",
         nargs="+",
-        choices=TRAIN_TABLES + MORE_TRAIN_TABLES,
-        default=TRAIN_TABLES,
-        help="table styles of the train split (the held-out split keeps its own)",
+        choices=TRAIN_TABLES + MORE_TRAIN_TABLES + HELDOUT_TABLES + MORE_HELDOUT_TABLES,
+        help="table styles (default: the split's own; train may add tiles, stone and planks,"
+        " heldout white_paper)",
     )
     parser.add_argument(
         "--dice", choices=tuple(FACE_FAMILIES), help="one kind of dice in every scene (default: any)"
@@ -497,7 +506,7 @@ def main(argv=None) -> int:
             args.split,
             tuple(args.size),
             views=args.views,
-            tables=tuple(args.tables),
+            tables=tuple(args.tables) if args.tables else None,
             kind=args.dice,
             translucent=args.translucent,
         )

@@ -14,6 +14,7 @@ from datasets.scenes.render import (
     CLEAR_PLASTIC,
     FACE,
     HELDOUT_TABLES,
+    MORE_HELDOUT_TABLES,
     MORE_TRAIN_TABLES,
     TRAIN_TABLES,
     clear_body,
@@ -113,17 +114,23 @@ def test_a_translucent_die_is_clear_where_unpainted():
     assert mask[5, 5] == 255 and mask[FACE + 5, 2 * FACE + 5] == 255
 
 
-def test_train_scenes_use_the_tables_asked_for_and_heldout_scenes_their_own(tmp_path):
+def test_each_split_draws_its_own_tables_or_the_ones_asked_for(tmp_path):
     def style(index, split, **tables):
         return scene_job(7, index, split, tmp_path, tmp_path, count=1, **tables)["style"]
 
     assert {style(i, "train") for i in range(20)} <= set(TRAIN_TABLES)
     extra = {style(i, "train", tables=MORE_TRAIN_TABLES) for i in range(20)}
     assert extra == set(MORE_TRAIN_TABLES)
-    assert {style(i, "heldout", tables=MORE_TRAIN_TABLES) for i in range(10)} <= set(HELDOUT_TABLES)
+    assert {style(i, "heldout") for i in range(10)} <= set(HELDOUT_TABLES)
+    assert {style(i, "heldout", tables=MORE_HELDOUT_TABLES) for i in range(3)} == set(MORE_HELDOUT_TABLES)
+    # a split never draws the other's tables: held-out scenes must stay unlike training
+    with pytest.raises(ValueError, match="heldout scenes use the tables marble"):
+        style(0, "heldout", tables=MORE_TRAIN_TABLES)
+    with pytest.raises(ValueError, match="not white_paper"):
+        style(0, "train", tables=MORE_HELDOUT_TABLES)
 
 
-@pytest.mark.parametrize("style", TRAIN_TABLES + MORE_TRAIN_TABLES + HELDOUT_TABLES)
+@pytest.mark.parametrize("style", TRAIN_TABLES + MORE_TRAIN_TABLES + HELDOUT_TABLES + MORE_HELDOUT_TABLES)
 def test_every_table_style_draws_a_varied_texture(style):
     first, second = (draw_table(np.random.default_rng(seed), style, size=64) for seed in (1, 2))
     assert first.shape == (64, 64, 3) and first.dtype == np.uint8
