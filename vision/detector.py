@@ -47,9 +47,11 @@ ODD_SIZE = 0.4
 SAME_DIE = 0.5
 # Two dice's top faces lie a side apart or more, so of two finds closer than this the less
 # sure one is a side face of the other's die (a tilted camera sees them): on the 1280x960 d6
-# renders, read as photos, precision 90.9% -> 94.6% for one leaning die of 228. Video frames
-# keep SAME_DIE: their single pass scores a side face above its top face too often.
+# renders, read as photos, precision 90.9% -> 94.6% for one leaning die of 228.
 TOP_FACES_APART = 0.9
+# A video frame's single pass scores a side face above its top face more often, so there the
+# nearer find must also be this much less sure to go (see ``without_side_faces``).
+VIDEO_SIDE_FACE_MARGIN = 0.15
 
 
 class DetectorFileError(RuntimeError):
@@ -105,8 +107,7 @@ class Detector:
         face (``TOP_FACES_APART``)."""
         first_look = merge(like_sized(self.passes_at_scales(frame)))
         mirror_look = self.detect(cv2.flip(frame, 1)).mirrored(frame.shape[1])
-        found = merge([first_look, mirror_look])
-        return found[sorted(one_per_die(found, TOP_FACES_APART))]
+        return without_side_faces(merge([first_look, mirror_look]))
 
     def passes_at_scales(self, frame: np.ndarray) -> list[DieReadings]:
         """The finds of each way of looking at a still, in frame coordinates: the whole frame;
@@ -257,17 +258,33 @@ def _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height, margin=2.0)
     )
 
 
-def one_per_die(found: DieReadings, within: float = SAME_DIE) -> list[int]:
-    """Indices of one find per die: the surest first, then any whose centre is not ``within``
-    a face's side of one already kept."""
+def one_per_die(found: DieReadings) -> list[int]:
+    """Indices of one find per die: the surest first, then any whose centre is not within
+    ``SAME_DIE`` of a face's side of one already kept."""
     centres, sizes = found.centers, found.sizes
     distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    near = distances <= within * np.maximum(sizes[:, None], sizes[None])
+    near = distances <= SAME_DIE * np.maximum(sizes[:, None], sizes[None])
     kept = []
     for i in np.argsort(-found.scores, kind="stable"):
         if not near[i, kept].any():
             kept.append(int(i))
     return kept
+
+
+def without_side_faces(found: DieReadings, surer_by: float = 0.0) -> DieReadings:
+    """The finds less any nearer a find surer by ``surer_by`` than ``TOP_FACES_APART`` of a
+    face's side: a side face of that find's die, not a die of its own."""
+    centres, sizes, scores = found.centers, found.sizes, found.scores
+    distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    side_face = (distances < TOP_FACES_APART * np.maximum(sizes[:, None], sizes[None])) & (
+        scores[None] - scores[:, None] >= surer_by
+    )
+    # the surest first: a find dropped as a side face speaks for no other
+    kept = []
+    for i in np.argsort(-scores, kind="stable"):
+        if not side_face[i, kept].any():
+            kept.append(int(i))
+    return found[sorted(kept)]
 
 
 def merge(passes: list[DieReadings], sure: float = SURE_ALONE, support: int = 2) -> DieReadings:

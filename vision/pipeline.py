@@ -18,7 +18,7 @@ import functools
 import numpy as np
 
 from scoring.faces import die_kind
-from vision.detector import Detector
+from vision.detector import VIDEO_SIDE_FACE_MARGIN, Detector, without_side_faces
 from vision.faces import ALL_TURNS, FAST_MODEL, SECOND_LOOK_BELOW, FaceClassifier
 from vision.readings import DieReading, DieReadings, rectify
 
@@ -47,8 +47,13 @@ class DiceReader:
         several scales and its faces read at four turns, unsure ones given a second look (see
         ``FaceClassifier.classify``) and cut again (``recut_unsure``), slower but surer.
         Video frames are read at one turn each, the next one each frame, so that the tracker's
-        vote over a settled roll's frames sees each die turned every way for the price of one."""
-        found = self.detector.detect_at_scales(frame) if still else self.detector.detect(frame)
+        vote over a settled roll's frames sees each die turned every way for the price of one.
+        Either way, a find too near a surer one is dropped as that die's side face (in a video
+        frame only if it is clearly less sure: ``without_side_faces``)."""
+        if still:
+            found = self.detector.detect_at_scales(frame)
+        else:
+            found = without_side_faces(self.detector.detect(frame), surer_by=VIDEO_SIDE_FACE_MARGIN)
         turns = ALL_TURNS if still else (self.frames_read % len(ALL_TURNS),)
         self.frames_read += 1
         if len(found) == 0:

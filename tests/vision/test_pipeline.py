@@ -409,6 +409,26 @@ def test_unsure_finds_the_classifier_calls_no_face_are_dropped():
     assert len(both) == 2
 
 
+class SideFaceDetector:
+    """Finds a die's top face (0.9) and, 0.7 of a side below it, its side face scored ``side``."""
+
+    def __init__(self, side):
+        self.side = side
+
+    def detect(self, frame):
+        top = np.float32([[4, 4], [24, 4], [24, 24], [4, 24]])
+        return DieReadings.from_quads([top, top + [0, 14]], scores=np.float32([0.9, self.side]))
+
+
+def test_a_video_frame_drops_a_side_face_only_when_it_is_clearly_less_sure():
+    frame = np.zeros((48, 64, 3), np.uint8)
+    clearly = DiceReader("d6", SideFaceDetector(0.7), FakeClassifier()).read(frame)
+    assert clearly.scores.tolist() == [pytest.approx(0.9)]
+    # a single pass may score a side face nearly as high as its top face: both stay
+    nearly = DiceReader("d6", SideFaceDetector(0.8), FakeClassifier()).read(frame)
+    assert len(nearly) == 2
+
+
 class TurnsRecorder(FakeClassifier):
     """Reads as FakeClassifier does and notes the turns each call reads at."""
 
