@@ -334,6 +334,8 @@ def render_crop(
 ) -> np.ndarray:
     """One crop of ``label`` drawn in ``family`` (or the given ``printed`` face), through a
     randomized camera, or the camera of one ``shoot``."""
+    # A crop of its own draws its print (artwork, then outline) from ``rng`` in this order,
+    # as it always has, so that seeded training and test sets render the same crops.
     if printed is None:
         face, face_colour = face_artwork(rng, label, family, fonts)
     else:
