@@ -29,7 +29,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from datasets.scenes.render import MORE_TRAIN_TABLES, TRAIN_TABLES
+from datasets.scenes.render import HELDOUT_TABLES, MORE_HELDOUT_TABLES, MORE_TRAIN_TABLES, TRAIN_TABLES
 from models.detector_net import STRIDE, DetectorNet
 from models.devices import add_device_arguments, device_name
 
@@ -41,7 +41,9 @@ GLIMPSED = 0.15  # one seen less than SEEN but more than this may be found or no
 
 
 def render_commands(folder: Path) -> list[str]:
-    """The datasets.scenes.render commands that remake ``folder``: one per run of scene numbers."""
+    """The datasets.scenes.render commands that remake ``folder``: one per run of scene numbers.
+    The seed is the split's usual one; size and die kind are not in the truths, so a folder
+    rendered otherwise (the 1280x960 d6 photos) keeps its command by hand (PHOTOS_RENDER)."""
     truths = [json.loads(path.read_text()) for path in sorted(Path(folder).glob("*.json"))]
     if not truths:
         return []
@@ -54,12 +56,16 @@ def render_commands(folder: Path) -> list[str]:
             runs.append((start, previous - start + 1))
             start = number
     seed = "--seed 9000 --split heldout" if split == "heldout" else "--seed 0"
-    # Truths name the table each scene got, not the styles it was drawn from: a train folder
-    # showing any of the extra tables was rendered with the default ones plus those.
+    # Truths name the table each scene got, not the styles it was drawn from: a folder showing
+    # any of its split's opt-in tables was rendered with those, plus the split's own tables
+    # if it shows any of them.
+    own, opt_in = (
+        (HELDOUT_TABLES, MORE_HELDOUT_TABLES) if split == "heldout" else (TRAIN_TABLES, MORE_TRAIN_TABLES)
+    )
     shown = {truth["table"] for truth in truths}
-    extra = [style for style in MORE_TRAIN_TABLES if style in shown]
-    if split != "heldout" and extra:
-        seed += " --tables " + " ".join(TRAIN_TABLES + tuple(extra))
+    extra = tuple(style for style in opt_in if style in shown)
+    if extra:
+        seed += " --tables " + " ".join((own if shown & set(own) else ()) + extra)
     return [
         f"python -m datasets.scenes.render --out {folder} --start {first} --count {count} {seed} "
         f"--views {views[f'scene{first:05d}']}"

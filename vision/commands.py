@@ -83,10 +83,13 @@ def watch_command(args: argparse.Namespace) -> None:
     tracker = RollTracker(fps=source.fps, settle_seconds=args.settle, expected_dice=die_kind(args.dice).dice)
     print(f"dicescore watch: watching {source.name} at {source.fps:g} fps", file=sys.stderr)
     with source:
-        for frame in source:
-            event = tracker.update(frame, lambda frame=frame: reader.read(frame))
-            if event is not None:
-                print(json.dumps(event.to_json()), flush=True)
+        try:
+            for frame in source:
+                event = tracker.update(frame, lambda frame=frame: reader.read(frame))
+                if event is not None:
+                    print(json.dumps(event.to_json()), flush=True)
+        except SourceError as error:  # a live source reconnects; a file or folder ends here
+            fail("watch", str(error))
 
 
 def fail(command: str, message: str):

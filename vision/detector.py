@@ -258,33 +258,30 @@ def _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height, margin=2.0)
     )
 
 
-def one_per_die(found: DieReadings) -> list[int]:
-    """Indices of one find per die: the surest first, then any whose centre is not within
-    ``SAME_DIE`` of a face's side of one already kept."""
-    centres, sizes = found.centers, found.sizes
+def kept_apart(found: DieReadings, apart: float, surer_by: float = 0.0) -> list[int]:
+    """Indices of the finds to keep, surest first: a find whose centre lies within ``apart``
+    of a face's side of a kept find surer by ``surer_by`` or more is dropped."""
+    centres, sizes, scores = found.centers, found.sizes, found.scores
     distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    near = distances <= SAME_DIE * np.maximum(sizes[:, None], sizes[None])
+    covered = (distances <= apart * np.maximum(sizes[:, None], sizes[None])) & (
+        scores[None] - scores[:, None] >= surer_by
+    )
     kept = []
-    for i in np.argsort(-found.scores, kind="stable"):
-        if not near[i, kept].any():
+    for i in np.argsort(-scores, kind="stable"):
+        if not covered[i, kept].any():
             kept.append(int(i))
     return kept
+
+
+def one_per_die(found: DieReadings) -> list[int]:
+    """Indices of one find per die, surest first (``SAME_DIE``)."""
+    return kept_apart(found, SAME_DIE)
 
 
 def without_side_faces(found: DieReadings, surer_by: float = 0.0) -> DieReadings:
     """The finds less any nearer a find surer by ``surer_by`` than ``TOP_FACES_APART`` of a
     face's side: a side face of that find's die, not a die of its own."""
-    centres, sizes, scores = found.centers, found.sizes, found.scores
-    distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    side_face = (distances < TOP_FACES_APART * np.maximum(sizes[:, None], sizes[None])) & (
-        scores[None] - scores[:, None] >= surer_by
-    )
-    # the surest first: a find dropped as a side face speaks for no other
-    kept = []
-    for i in np.argsort(-scores, kind="stable"):
-        if not side_face[i, kept].any():
-            kept.append(int(i))
-    return found[sorted(kept)]
+    return found[sorted(kept_apart(found, TOP_FACES_APART, surer_by))]
 
 
 def merge(passes: list[DieReadings], sure: float = SURE_ALONE, support: int = 2) -> DieReadings:

@@ -133,7 +133,7 @@ class FaceClassifier:
         self.top_k = top_k
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
         self.prototypes: dict[str, np.ndarray] = {}  # label: taught examples' embeddings
-        self.taught_as_none: dict[str, np.ndarray] = {}  # label: which of them the network calls `none`
+        self.taught_cosines: dict[str, np.ndarray] = {}  # label: the network's cosines for each
         self._masks: dict[str | None, np.ndarray] = {}
         self._load_learned()
 
@@ -240,7 +240,7 @@ class FaceClassifier:
             return cosines, embeddings
         taught = [self.index[label] for label in self.prototypes]
         reads_none = np.where(allowed, cosines, -np.inf).argmax(1) == self.index[NONE]
-        similarity = self._taught_similarity(embeddings, reads_none)
+        similarity = self._taught_similarity(embeddings, reads_none, allowed)
         ranked = np.sort(similarity, 1)
         nearest = ranked[:, -1]
         lead = nearest - ranked[:, -2] if len(taught) > 1 else np.inf
@@ -254,15 +254,16 @@ class FaceClassifier:
         cosines[rows, columns] = np.maximum(cosines[rows, columns], nearest[rows])
         return cosines, embeddings
 
-    def _taught_similarity(self, embeddings: np.ndarray, reads_none: np.ndarray) -> np.ndarray:
+    def _taught_similarity(self, embeddings: np.ndarray, reads_none: np.ndarray, allowed: np.ndarray):
         """N x taught labels: each crop's similarity to the nearest example of each taught face.
-        A crop the network reads as `none` is compared only with examples it reads as a face:
-        a taught example it reads as `none` (a blank, an odd print) lies among the table
-        crops, and one taught blank claimed 46% of them."""
+        A crop the network reads as `none` is compared only with examples it reads as a face
+        (under the same die-kind mask): a taught example it reads as `none` (a blank, an odd
+        print) lies among the table crops, and one taught blank claimed 46% of them."""
         columns = []
         for label, protos in self.prototypes.items():
+            taught = np.where(allowed, self.taught_cosines[label], -np.inf)
             similarity = embeddings @ protos.T
-            similarity[np.ix_(reads_none, self.taught_as_none[label])] = -1.0
+            similarity[np.ix_(reads_none, taught.argmax(1) == self.index[NONE])] = -1.0
             columns.append(similarity.max(1))
         return np.stack(columns, 1)
 
@@ -304,7 +305,7 @@ class FaceClassifier:
             if folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
             self.prototypes.pop(name, None)
-            self.taught_as_none.pop(name, None)
+            self.taught_cosines.pop(name, None)
 
     def learned(self) -> dict[str, int]:
         """How many taught examples each label has (counting the four rotations of each once)."""
@@ -314,11 +315,11 @@ class FaceClassifier:
         # A die can land turned any way: each example is stored at its four right-angle turns.
         turned = [np.rot90(crop, k) for crop in crops for k in range(4)]
         logits, embeddings = self._run(self.prepare(turned))
-        as_none = logits.argmax(1) == self.index[NONE]
+        cosines = logits / self.scale
         if label in self.prototypes:
             embeddings = np.concatenate([self.prototypes[label], embeddings])
-            as_none = np.concatenate([self.taught_as_none[label], as_none])
-        self.prototypes[label], self.taught_as_none[label] = embeddings, as_none
+            cosines = np.concatenate([self.taught_cosines[label], cosines])
+        self.prototypes[label], self.taught_cosines[label] = embeddings, cosines
 
     def _load_learned(self) -> None:
         if not self.data_dir.is_dir():

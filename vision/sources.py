@@ -140,11 +140,17 @@ class ImageFolder(FrameSource):
             raise SourceError(f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in folder {folder}")
 
     def __iter__(self) -> Iterator[np.ndarray]:
+        read = 0
         for path in self.paths:
             try:
-                yield load_image(path)
+                frame = load_image(path)
             except SourceError as error:
                 log.warning("%s; skipped", error)
+                continue
+            read += 1
+            yield frame
+        if not read:  # each one's reason is in the warnings above
+            raise SourceError(f"none of the {len(self.paths)} images in folder {self.folder} could be read")
 
 
 def open_source(spec: str | int, pace: bool = False) -> FrameSource:
@@ -210,8 +216,10 @@ class Reconnecting(FrameSource):
                     return
                 raise SourceError(f"{self.name} ended")
             except SourceError as error:
-                log.warning("%s; reconnecting", error)
                 self.source.close()
+                if not self.live:  # a file or a folder does not come back
+                    raise
+                log.warning("%s; reconnecting", error)
                 self.source = None
 
     def close(self) -> None:

@@ -219,6 +219,8 @@ class Camera:
                     status = "stopped"
                     break
                 self.step(app, ledger, frame)
+        except SourceError as error:  # a file or folder that cannot be read on: it says why
+            status = f"stopped: {error}"
         except Exception as error:  # the page must say the camera stopped, not go quiet
             log.exception("the camera stopped")
             status = f"stopped: {error}"

@@ -62,6 +62,11 @@ def test_render_commands_remake_each_run_of_scene_numbers(tmp_path):
         f"python -m datasets.scenes.render --out {tmp_path / 'tiled'} --start 7 --count 2 --seed 0 "
         "--tables wood felt cloth patterned glass tiles --views 2"
     ]
+    write_truths(tmp_path / "paper", {0: (3, "white_paper")}, split="heldout")
+    assert render_commands(tmp_path / "paper") == [
+        f"python -m datasets.scenes.render --out {tmp_path / 'paper'} --start 0 --count 1 --seed 9000 "
+        "--split heldout --tables white_paper --views 3"
+    ]
 
 
 def test_targets_peak_at_the_face_centre_and_point_to_its_corners():

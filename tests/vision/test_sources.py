@@ -93,6 +93,13 @@ def test_a_single_image_points_to_read(tmp_path):
         open_source(str(tmp_path / "a.png"))
 
 
+def test_a_folder_of_phone_photos_none_readable_says_so(tmp_path, caplog):
+    (tmp_path / "IMG_0001.HEIC").write_bytes(b"\0\0\0\x18ftypheic" + bytes(64))
+    with caplog.at_level(logging.WARNING), pytest.raises(SourceError, match="none of the 1 images"):
+        list(open_source(str(tmp_path)))
+    assert "save it as JPEG" in caplog.text
+
+
 def test_empty_folder(tmp_path):
     with pytest.raises(SourceError, match="no images"):
         ImageFolder(tmp_path)
@@ -134,3 +141,12 @@ def test_reconnecting_a_missing_camera_fails_at_once():
 
     with pytest.raises(SourceError, match="camera 3"):
         Reconnecting(opener)
+
+
+def test_a_file_or_folder_that_fails_is_not_reopened(tmp_path):
+    (tmp_path / "IMG_0001.HEIC").write_bytes(b"\0\0\0\x18ftypheic" + bytes(64))
+    waits = []
+    frames = Reconnecting(lambda: open_source(str(tmp_path)), sleep=waits.append)
+    with pytest.raises(SourceError, match="none of the 1 images"):
+        list(frames)
+    assert waits == []  # it said why and stopped, where a camera would be waited for
