@@ -103,11 +103,10 @@ class Detector:
         a second look at the whole frame mirrored left to right.  A find the first look is
         unsure of must be seen in the mirror image too, and a die leans when either look says
         so: on held-out scenes this dropped more false finds than dice and flagged more of the
-        leaning dice (docs/vision.md).  Last, a find too near a surer one is dropped as a side
-        face (``TOP_FACES_APART``)."""
+        leaning dice (docs/vision.md)."""
         first_look = merge(like_sized(self.passes_at_scales(frame)))
         mirror_look = self.detect(cv2.flip(frame, 1)).mirrored(frame.shape[1])
-        return without_side_faces(merge([first_look, mirror_look]))
+        return merge([first_look, mirror_look])
 
     def passes_at_scales(self, frame: np.ndarray) -> list[DieReadings]:
         """The finds of each way of looking at a still, in frame coordinates: the whole frame;

@@ -50,10 +50,8 @@ class DiceReader:
         vote over a settled roll's frames sees each die turned every way for the price of one.
         Either way, a find too near a surer one is dropped as that die's side face (in a video
         frame only if it is clearly less sure: ``without_side_faces``)."""
-        if still:
-            found = self.detector.detect_at_scales(frame)
-        else:
-            found = without_side_faces(self.detector.detect(frame), surer_by=VIDEO_SIDE_FACE_MARGIN)
+        found = self.detector.detect_at_scales(frame) if still else self.detector.detect(frame)
+        found = without_side_faces(found, surer_by=0.0 if still else VIDEO_SIDE_FACE_MARGIN)
         turns = ALL_TURNS if still else (self.frames_read % len(ALL_TURNS),)
         self.frames_read += 1
         if len(found) == 0:

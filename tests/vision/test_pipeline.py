@@ -155,8 +155,6 @@ def test_a_still_is_searched_at_several_scales(tmp_path, monkeypatch):
     # The stand-in sees one 12-px face at network pixel (18, 14) whatever it is shown, so each
     # pass puts it somewhere else in the 640x480 frame, showing how that pass maps back.
     monkeypatch.setattr(vision.detector, "MOST_TILES", 2)  # quarters only: finer tiles have a test
-    # the passes' finds overlap as no dice's top faces can; the side-face check has its own test
-    monkeypatch.setattr(vision.detector, "TOP_FACES_APART", vision.detector.SAME_DIE)
     detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
     frame = np.zeros((480, 640, 3), np.uint8)
     assert [centres_and_sides(found) for found in detector.passes_at_scales(frame)] == [
@@ -247,12 +245,11 @@ def test_a_photo_drops_a_find_nearer_a_surer_one_than_two_top_faces_can_lie(tmp_
     found = DieReadings.from_quads([top, side_face, neighbour], scores=[0.9, 0.7, 0.7])
     detector.passes_at_scales = lambda image: [found, found]
     detector.detect = lambda image: found.mirrored(640)  # the mirror look sees all three
-    kept = detector.detect_at_scales(np.zeros((480, 640, 3), np.uint8))
+    kept = DiceReader("d6", detector, FakeClassifier()).read(np.zeros((480, 640, 3), np.uint8), still=True)
     assert sorted(kept.centers.tolist()) == [[120, 120], [162, 120]]
 
 
-def test_a_tiny_photo_is_searched_whole_without_quarters(model, monkeypatch):
-    monkeypatch.setattr(vision.detector, "TOP_FACES_APART", vision.detector.SAME_DIE)  # as above
+def test_a_tiny_photo_is_searched_whole_without_quarters(model):
     detector = Detector(model)
     found = detector.detect_at_scales(np.zeros((20, 30, 3), np.uint8))
     # the stand-in's two squares in the whole frame, mirrored and in the border pass
