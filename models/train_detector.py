@@ -36,6 +36,7 @@ from models.devices import add_device_arguments, device_name
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "data" / "detector"
 INPUT_W, INPUT_H = 384, 288  # the network's input: frames are resized to this
 CROP = 160  # training windows: fully convolutional, so smaller windows train the same weights faster
+ONNX_CALIBRATION_BATCHES = 8  # of training windows, to measure what each rebuilt batch norm sees
 SEEN = 0.5  # a die whose top face is at least this visible must be found
 GLIMPSED = 0.15  # one seen less than SEEN but more than this may be found or not: not scored
 
@@ -255,6 +256,63 @@ def detector_loss(outputs, batch):
 # ---- training -----------------------------------------------------------------------------------
 
 
+def from_onnx(width: int, path: Path, batches) -> DetectorNet:
+    """A DetectorNet computing what the exported ``path`` computes, to train on from there.
+
+    Export folds each batch norm into the convolution before it (``name.weight`` and
+    ``name.weight_bias`` in the file), so the norm's own scale and shift are gone.  Each norm
+    is rebuilt as the identity on what reaches it: its running mean and variance measured on
+    ``batches`` (training inputs), its scale and shift set to undo them, so that in eval mode
+    the network is the file exactly, and in train mode it is the file up to batch noise."""
+    import onnx
+    from onnx import numpy_helper
+
+    weights = {
+        w.name: torch.from_numpy(numpy_helper.to_array(w).copy())
+        for w in onnx.load(str(path)).graph.initializer
+    }
+    model = DetectorNet(width).eval()
+    modules = dict(model.named_modules())
+    folded = {}  # batch norm -> the bias its convolution carried in the file
+    state = model.state_dict()
+    for name, module in modules.items():
+        if not isinstance(module, torch.nn.Conv2d):
+            continue
+        weight = weights.get(f"{name}.weight")
+        if weight is None or weight.shape != module.weight.shape:
+            raise ValueError(f"{path} is not a detector of width {width} ({name}.weight)")
+        state[f"{name}.weight"] = weight
+        if module.bias is not None:
+            state[f"{name}.bias"] = weights[f"{name}.bias"]
+        else:  # conv then norm, the next module in its Sequential; a zero bias is left out of the file
+            parent, index = name.rsplit(".", 1)
+            folded[f"{parent}.{int(index) + 1}"] = weights.get(
+                f"{name}.weight_bias", torch.zeros(len(weight))
+            )
+    model.load_state_dict(state)
+    inputs = {name: [] for name in folded}
+    hooks = [
+        modules[name].register_forward_pre_hook(lambda m, args, name=name: inputs[name].append(args[0]))
+        for name in folded
+    ]
+    for name in folded:  # identity while measuring, so each norm sees what the file's conv gives
+        norm = modules[name]
+        norm.running_mean.zero_(), norm.running_var.fill_(1 - norm.eps), norm.weight.data.fill_(1.0)
+        norm.bias.data.zero_()
+    with torch.no_grad():
+        for batch in batches:
+            model(batch)
+    for hook in hooks:
+        hook.remove()
+    with torch.no_grad():
+        for name, bias in folded.items():
+            norm, seen = modules[name], torch.cat(inputs[name]).transpose(0, 1).flatten(1)
+            mean, var = seen.mean(1), seen.var(1)
+            norm.running_mean.copy_(mean), norm.running_var.copy_(var)
+            norm.weight.copy_(torch.sqrt(var + norm.eps)), norm.bias.copy_(mean + bias)
+    return model
+
+
 def train(
     scenes,
     steps: int,
@@ -264,22 +322,28 @@ def train(
     workers: int,
     init: Path | None = None,
     device: str = "cpu",
+    lr: float = 3e-3,
 ) -> DetectorNet:
     """The detector trained for ``steps`` batches of re-shot windows; on ``device="cuda"`` the
-    network runs on the GPU while the windows are still cut by ``workers`` CPU processes."""
+    network runs on the GPU while the windows are still cut by ``workers`` CPU processes.
+    ``init`` is a checkpoint (.pt) or an exported model (.onnx, see ``from_onnx``); ``lr`` the
+    one-cycle schedule's peak (lower to fine-tune)."""
     from tqdm import tqdm
 
     torch.manual_seed(seed)
-    model = DetectorNet(width)
-    if init is not None:
-        model.load_state_dict(torch.load(init, weights_only=True))
-    model = model.to(device, memory_format=torch.channels_last)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.05)
     loader = torch.utils.data.DataLoader(
         Samples(scenes, seed), batch_size=batch_size, num_workers=workers, persistent_workers=workers > 0
     )
     batches = iter(loader)
+    if init is not None and init.suffix == ".onnx":  # the shipped model, when no checkpoint is left
+        model = from_onnx(width, init, [next(batches)[0] for _ in range(ONNX_CALIBRATION_BATCHES)])
+    else:
+        model = DetectorNet(width)
+        if init is not None:
+            model.load_state_dict(torch.load(init, weights_only=True))
+    model = model.to(device, memory_format=torch.channels_last)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, lr, total_steps=steps, pct_start=0.05)
     model.train()
     progress = tqdm(range(steps), desc="detector", unit="step")
     for _ in progress:
@@ -330,7 +394,10 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--init", type=Path, help="start from these weights (a checkpoint .pt)")
+    parser.add_argument(
+        "--init", type=Path, help="start from these weights: a checkpoint .pt, or an exported .onnx"
+    )
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (lower to fine-tune)")
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     add_device_arguments(parser, "models.detector_card")
     args = parser.parse_args(argv)
@@ -342,7 +409,9 @@ def main(argv=None) -> int:
         )
     render = [command for folder in args.train for command in render_commands(folder)]  # what was read
     started = time.time()
-    model = train(scenes, args.steps, args.batch, args.seed, args.width, args.workers, args.init, args.device)
+    model = train(
+        scenes, args.steps, args.batch, args.seed, args.width, args.workers, args.init, args.device, args.lr
+    )
     CHECKPOINTS.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), CHECKPOINTS / f"detector-{args.seed}-{args.steps}-w{args.width}.pt")
     recipe = {
@@ -351,6 +420,7 @@ def main(argv=None) -> int:
         "batch": args.batch,
         "width": args.width,
         "init": str(args.init) if args.init else None,
+        "lr": args.lr,
         **({"history": args.history} if args.history else {}),
         "train_images": len(scenes),
         "render": render + render_commands(args.heldout),

@@ -40,9 +40,10 @@ CLEAR_PLASTIC = 0.85  # transmission of a translucent die's body (its paint stay
 
 # Scene units: a die is 1 across (about 16 mm); gravity is scaled to match.
 TRAIN_TABLES = ("wood", "felt", "cloth", "patterned", "glass")
-# Tables with strong straight edges and speckle, hard negatives for the detector; opt-in
+# Tables with strong straight edges and speckle, hard negatives for the detector, and pale
+# ones (white laminate, birch, a cream cloth) where white dice stand out least; opt-in
 # (``--tables``) so that folders rendered before them re-render the same.
-MORE_TRAIN_TABLES = ("tiles", "stone", "planks")
+MORE_TRAIN_TABLES = ("tiles", "stone", "planks", "pale")
 HELDOUT_TABLES = ("marble", "striped_felt", "dark_glass")
 # A sheet of white paper, where white dice stand out least; opt-in for the held-out split, to
 # measure a table real players use that no scene of either split shows otherwise.
@@ -135,7 +136,7 @@ def greyish(rng, low: float, high: float) -> np.ndarray:
 
 def draw_table(rng, style: str, size: int = 512) -> np.ndarray:
     """A table-top texture: wood grain or planks, felt, woven cloth, a printed pattern, tiles,
-    granite, marble, or a glass tint."""
+    granite, a pale top, white paper, marble, or a glass tint."""
     y, x = np.mgrid[0:size, 0:size].astype(np.float32) / size
     noise = cv2.resize(rng.random((16, 16)).astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
     fine = rng.random((size, size)).astype(np.float32)
@@ -185,6 +186,17 @@ def draw_table(rng, style: str, size: int = 512) -> np.ndarray:
         grain = 0.5 + 0.5 * np.sin((y * rng.uniform(80, 200) + noise * 8 + row * 3.1) * np.pi)
         img = base * (0.75 + 0.25 * grain[..., None]) * (0.85 + 0.3 * ((row * 0.37) % 1)[..., None])
         img[(y * planks) % 1 < 0.02] *= 0.3
+    elif style == "pale":  # white laminate, pale birch grain or a cream weave, softly shaded
+        warmth = rng.uniform(0.0, 0.12)  # pure white to cream: blue falls most, green half as much
+        base = rng.uniform(0.72, 0.97) * np.array([1 - warmth, 1 - warmth / 2, 1.0])
+        look = rng.integers(3)
+        if look == 0:  # laminate: flat, a broad sheen
+            texture = 0.93 + 0.07 * noise
+        elif look == 1:  # birch: faint grain
+            texture = 0.9 + 0.1 * (0.5 + 0.5 * np.sin((x * rng.uniform(30, 80) + noise * 1.5) * np.pi))
+        else:  # cream cloth: a fine weave
+            texture = 0.92 + 0.08 * np.sin(x * size * np.pi / 2) * np.sin(y * size * np.pi / 2)
+        img = base * texture[..., None] * (0.96 + 0.04 * fine[..., None])
     elif style == "white_paper":  # near white, faint fibres and uneven shading
         base = rng.uniform(0.85, 0.98) * (1 + rng.uniform(-0.03, 0.03, 3))
         img = base * (0.95 + 0.05 * noise[..., None]) * (0.97 + 0.03 * fine[..., None])

@@ -20,6 +20,7 @@ from models.train_detector import (
     detector_loss,
     distort,
     export,
+    from_onnx,
     render_commands,
     targets,
     window,
@@ -148,3 +149,40 @@ def test_no_card_exports_the_model_and_its_recipe_alone(tmp_path, monkeypatch):
     recipe = json.loads(meta["recipe"])
     assert (recipe["device"], recipe["workers"], recipe["batch"], recipe["steps"]) == ("cpu", 0, 2, 2)
     assert (tmp_path / "checkpoints" / "detector-0-2-w4.pt").is_file()
+
+
+def test_an_exported_model_is_rebuilt_exactly_to_train_on(tmp_path):
+    # checkpoints live in data/, which a new machine lacks; the shipped ONNX file (batch
+    # norms folded into the convolutions) must be a starting point that computes the same
+    torch.manual_seed(0)
+    model = DetectorNet(4).eval()
+    for norm in (m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)):
+        norm.running_mean.uniform_(-0.5, 0.5), norm.running_var.uniform_(0.5, 2.0)
+        norm.weight.data.uniform_(0.5, 1.5), norm.bias.data.uniform_(-0.5, 0.5)
+    path = tmp_path / "detector.onnx"
+    export(model, path, {"seed": 0})
+    windows = [torch.rand(2, 3, CROP, CROP) for _ in range(2)]
+    rebuilt = from_onnx(4, path, windows)
+    x = torch.rand(1, 3, INPUT_H, INPUT_W)
+    with torch.no_grad():
+        for theirs, ours in zip(model(x), rebuilt.eval()(x), strict=True):
+            assert torch.allclose(theirs, ours, atol=1e-4)
+    with pytest.raises(ValueError, match="not a detector of width 8"):
+        from_onnx(8, path, windows)
+
+
+def test_training_starts_from_an_exported_model(tmp_path, monkeypatch):
+    monkeypatch.setattr(train_detector, "CHECKPOINTS", tmp_path / "checkpoints")
+    start = tmp_path / "start.onnx"
+    export(DetectorNet(4), start, {"seed": 0})
+    scenes = Path(__file__).resolve().parents[1] / "vision" / "fixtures" / "scenes"
+    out = tmp_path / "out"
+    args = ["--train", str(scenes), "--steps", "2", "--batch", "2", "--width", "4", "--workers", "0"]
+    assert (
+        train_detector.main([*args, "--init", str(start), "--lr", "1e-4", "--no-card", "--out", str(out)])
+        == 0
+    )
+    recipe = json.loads(
+        {p.key: p.value for p in onnx.load(str(out / "detector.onnx")).metadata_props}["recipe"]
+    )
+    assert (recipe["init"], recipe["lr"]) == (str(start), 1e-4)
