@@ -23,11 +23,11 @@ Learning from taps: ``clf.learn(crop, "QH")`` stores the crop in the user's data
 ($DICESCORE_HOME/learned, else $XDG_DATA_HOME/dicescore/learned, else
 ~/.local/share/dicescore/learned).  Every stored crop becomes a prototype of its label on
 the model's embedding: a later crop close to it, and clearly closer than to any other
-taught face, reads as that label.  A tap fixes the die it was made on and the same die seen
-again; showing each face of an unseen dice set once teaches it only in part (docs/vision.md,
-"Teaching a dice set").  Embeddings are recomputed from the stored crops
-when the classifier starts, so taught examples survive a model update.  ``forget()``
-deletes them.
+taught face, reads as that label (a crop tapped again as another face is that face only).
+A tap fixes the die it was made on and the same die seen again; showing each face of an
+unseen dice set once teaches it only in part (docs/vision.md, "Teaching a dice set").
+Embeddings are recomputed from the stored crops when the classifier starts, so taught
+examples survive a model update.  ``forget()`` deletes them.
 """
 
 from __future__ import annotations
@@ -285,12 +285,18 @@ class FaceClassifier:
     # ------------------------------------------------------------------ learning from taps
 
     def learn(self, crop: np.ndarray, label: str) -> None:
-        """Store ``crop`` as an example of ``label`` and use it from now on."""
+        """Store ``crop`` as an example of ``label`` and use it from now on.  The same crop
+        taught before as another face is taken back from that face: the later tap corrects
+        the earlier one."""
         label = parse_face(label).label
         crop = np.ascontiguousarray(crop)
         folder = self.data_dir / label
         folder.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha1(crop.tobytes()).hexdigest()[:16] + ".png"
+        for earlier in self.data_dir.glob(f"*/{name}"):
+            if earlier.parent.name != label:
+                earlier.unlink()
+                self._reload(earlier.parent.name)
         if not cv2.imwrite(str(folder / name), crop):
             raise OSError(f"could not write the taught example {folder / name}")
         self._add_prototypes(label, [crop])
@@ -325,10 +331,19 @@ class FaceClassifier:
         if not self.data_dir.is_dir():
             return
         for folder in sorted(p for p in self.data_dir.iterdir() if p.is_dir() and p.name in ALL_LABELS):
-            crops = [cv2.imread(str(path), cv2.IMREAD_COLOR) for path in sorted(folder.glob("*.png"))]
-            crops = [crop for crop in crops if crop is not None]
-            if crops:
-                self._add_prototypes(folder.name, crops)
+            self._reload(folder.name)
+
+    def _reload(self, label: str) -> None:
+        """``label``'s prototypes from the crops stored for it (none left: its folder goes)."""
+        self.prototypes.pop(label, None)
+        self.taught_cosines.pop(label, None)
+        folder = self.data_dir / label
+        crops = [cv2.imread(str(path), cv2.IMREAD_COLOR) for path in sorted(folder.glob("*.png"))]
+        crops = [crop for crop in crops if crop is not None]
+        if crops:
+            self._add_prototypes(label, crops)
+        elif folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def noisy(crops: np.ndarray) -> np.ndarray:
