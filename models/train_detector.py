@@ -297,7 +297,9 @@ def from_onnx(width: int, path: Path, batches) -> DetectorNet:
     ]
     for name in folded:  # identity while measuring, so each norm sees what the file's conv gives
         norm = modules[name]
-        norm.running_mean.zero_(), norm.running_var.fill_(1 - norm.eps), norm.weight.data.fill_(1.0)
+        norm.running_mean.zero_()
+        norm.running_var.fill_(1 - norm.eps)
+        norm.weight.data.fill_(1.0)
         norm.bias.data.zero_()
     with torch.no_grad():
         for batch in batches:
@@ -308,8 +310,10 @@ def from_onnx(width: int, path: Path, batches) -> DetectorNet:
         for name, bias in folded.items():
             norm, seen = modules[name], torch.cat(inputs[name]).transpose(0, 1).flatten(1)
             mean, var = seen.mean(1), seen.var(1)
-            norm.running_mean.copy_(mean), norm.running_var.copy_(var)
-            norm.weight.copy_(torch.sqrt(var + norm.eps)), norm.bias.copy_(mean + bias)
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(var)
+            norm.weight.copy_(torch.sqrt(var + norm.eps))
+            norm.bias.copy_(mean + bias)
     return model
 
 
@@ -331,16 +335,15 @@ def train(
     from tqdm import tqdm
 
     torch.manual_seed(seed)
+    model = DetectorNet(width)  # first, as always: the same seed starts from the same weights
+    if init is not None and init.suffix != ".onnx":
+        model.load_state_dict(torch.load(init, weights_only=True))
     loader = torch.utils.data.DataLoader(
         Samples(scenes, seed), batch_size=batch_size, num_workers=workers, persistent_workers=workers > 0
     )
     batches = iter(loader)
     if init is not None and init.suffix == ".onnx":  # the shipped model, when no checkpoint is left
         model = from_onnx(width, init, [next(batches)[0] for _ in range(ONNX_CALIBRATION_BATCHES)])
-    else:
-        model = DetectorNet(width)
-        if init is not None:
-            model.load_state_dict(torch.load(init, weights_only=True))
     model = model.to(device, memory_format=torch.channels_last)
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, lr, total_steps=steps, pct_start=0.05)

@@ -498,7 +498,7 @@ def main(argv=None) -> int:
         "--tables",
         nargs="+",
         choices=TRAIN_TABLES + MORE_TRAIN_TABLES + HELDOUT_TABLES + MORE_HELDOUT_TABLES,
-        help="table styles (default: the split's own; train may add tiles, stone and planks,"
+        help="table styles (default: the split's own; train may add tiles, stone, planks and pale,"
         " heldout white_paper)",
     )
     parser.add_argument(
