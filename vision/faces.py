@@ -293,6 +293,8 @@ class FaceClassifier:
         folder = self.data_dir / label
         folder.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha1(crop.tobytes()).hexdigest()[:16] + ".png"
+        if (folder / name).is_file():  # taught so already: one example, as a restart would load
+            return
         for earlier in self.data_dir.glob(f"*/{name}"):
             if earlier.parent.name != label:
                 earlier.unlink()
@@ -305,13 +307,9 @@ class FaceClassifier:
         """Delete the taught examples of ``label``, or all of them."""
         labels = [parse_face(label).label] if label is not None else list(self.prototypes)
         for name in labels:
-            folder = self.data_dir / name
-            for path in folder.glob("*.png") if folder.is_dir() else ():
+            for path in (self.data_dir / name).glob("*.png"):
                 path.unlink()
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
-            self.prototypes.pop(name, None)
-            self.taught_cosines.pop(name, None)
+            self._reload(name)
 
     def learned(self) -> dict[str, int]:
         """How many taught examples each label has (counting the four rotations of each once)."""

@@ -285,6 +285,8 @@ def test_a_crop_taught_again_as_another_face_is_that_face_only(tmp_path):
     clf = FaceClassifier(data_dir=tmp_path, min_confidence=0.0)
     assert clf.classify([crop], kind=None)[0].label not in ("QH", "KS")
     clf.learn(crop, "QH")
+    clf.learn(crop, "QH")  # the same tap twice is one example
+    assert clf.learned() == {"QH": 1}
     clf.learn(other, "QH")
     clf.learn(crop.copy(), "KS")  # a second tap on the same die corrects the first
     assert clf.classify([crop], kind=None)[0].label == "KS"
