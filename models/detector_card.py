@@ -64,6 +64,13 @@ def match(found, dice, image):
     return pairs, unmatched
 
 
+def wholly_right(must: list[int], matched: dict[int, int], labels, dice: list[dict], false_finds: int) -> bool:
+    """Whether an image was read as a player counting by hand would: every die that must be
+    found found (``matched``: die index -> find index) and read as its ``label``, and nothing
+    found that is no die."""
+    return not false_finds and all(j in matched and labels[matched[j]] == dice[j]["label"] for j in must)
+
+
 def evaluate(
     detector: Detector, scenes, classifier: FaceClassifier | None = None, still: bool = False
 ) -> dict:
@@ -100,6 +107,8 @@ def evaluate(
         counts["finds"] += len(found)
         counts["false_finds"] += len(unmatched)
         table["false_finds"] += len(unmatched)
+        if classifier is not None:
+            counts["wholly_right"] += wholly_right(must, matched, found.labels, dice, len(unmatched))
         if classifier is not None and must:
             counts[f"must {kind}"] += len(must)
             right = sum(found.labels[matched[j]] == dice[j]["label"] for j in must if j in matched)
@@ -125,6 +134,7 @@ def evaluate(
         "flat_flagged": counts["flat_flagged"] / max(counts["found"] - counts["cocked"], 1),
         "read_right": counts["read_right"] / must if classifier else None,
         "read_right_true_quads": counts["read_right_true_quads"] / must if classifier else None,
+        "images_wholly_right": counts["wholly_right"] / max(counts["images"], 1) if classifier else None,
         "read_right_by_kind": {
             key.split()[1]: counts[f"read_right {key.split()[1]}"] / counts[key]
             for key in sorted(counts)
@@ -344,6 +354,16 @@ def write_card(
     for name, r in list(results.items())[1:]:
         by_kind = ", ".join(f"{kind} {percent(share)}" for kind, share in r["read_right_by_kind"].items())
         lines += ["", f"Faces read right by die kind, {name}: {by_kind}."]
+    # what the real photographs will be judged by: the dice counted and read as a person would
+    wholly = [
+        f"{name}: {round(r['images_wholly_right'] * r['images'])} of {r['images']} ({percent(r['images_wholly_right'])})"
+        for name, r in list(results.items())[1:]
+    ]
+    lines += [
+        "",
+        "Images read wholly right (every die that must be found found and read right, and no"
+        f" false find), as a die count by hand would check them: {'; '.join(wholly)}.",
+    ]
     lines += ["", "Held-out, by table:", "", "| table | dice | recall | false finds |", "|---|---|---|---|"]
     for name, r in results["held-out, detector + face check (what the app reports)"]["per_table"].items():
         lines.append(f"| {name} | {r['dice']} | {percent(r['recall'])} | {r['false_finds']} |")

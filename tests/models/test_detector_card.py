@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from models.detector_card import reframe
+from models.detector_card import reframe, wholly_right
 
 
 def scene():
@@ -30,3 +30,28 @@ def test_a_close_up_enlarges_the_dice_and_their_quads_alike():
     )
     inside = out[410:550, 570:710]
     assert inside.min() > 200 and out[:390].max() < 50  # the white face is where its quad says
+
+
+DICE = [{"label": "3"}, {"label": "5"}, {"label": "1"}]  # die 2 only glimpsed: need not be found
+
+
+@pytest.mark.parametrize(
+    ("matched", "labels", "false_finds", "right"),
+    [
+        ({0: 0, 1: 1}, ["3", "5"], 0, True),
+        ({0: 1, 1: 0, 2: 2}, ["5", "3", "6"], 0, True),  # a glimpsed die found and misread: no matter
+        ({0: 0}, ["3"], 0, False),  # a die missed
+        ({0: 0, 1: 1}, ["3", "5", None], 1, False),  # something found that is no die
+        ({0: 0, 1: 1}, ["3", "6"], 0, False),  # a die misread
+        ({0: 0, 1: 1}, ["3", None], 0, False),  # a die found but unreadable
+    ],
+)
+def test_an_image_is_wholly_right_only_when_every_die_is_found_and_read_and_nothing_else(
+    matched, labels, false_finds, right
+):
+    assert wholly_right([0, 1], matched, labels, DICE, false_finds) is right
+
+
+def test_an_empty_table_read_as_empty_is_wholly_right():
+    assert wholly_right([], {}, [], [], 0)
+    assert not wholly_right([], {}, [None], [], 1)
