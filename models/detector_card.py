@@ -64,7 +64,9 @@ def match(found, dice, image):
     return pairs, unmatched
 
 
-def wholly_right(must: list[int], matched: dict[int, int], labels, dice: list[dict], false_finds: int) -> bool:
+def wholly_right(
+    must: list[int], matched: dict[int, int], labels, dice: list[dict], false_finds: int
+) -> bool:
     """Whether an image was read as a player counting by hand would: every die that must be
     found found (``matched``: die index -> find index) and read as its ``label``, and nothing
     found that is no die."""
@@ -356,7 +358,8 @@ def write_card(
         lines += ["", f"Faces read right by die kind, {name}: {by_kind}."]
     # what the real photographs will be judged by: the dice counted and read as a person would
     wholly = [
-        f"{name}: {round(r['images_wholly_right'] * r['images'])} of {r['images']} ({percent(r['images_wholly_right'])})"
+        f"{name}: {round(r['images_wholly_right'] * r['images'])} of {r['images']}"
+        f" ({percent(r['images_wholly_right'])})"
         for name, r in list(results.items())[1:]
     ]
     lines += [
