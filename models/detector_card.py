@@ -364,7 +364,7 @@ def write_card(
     ]
     lines += [
         "",
-        "Images read wholly right (every die that must be found found and read right, and no"
+        "Images read wholly right (every die at least half visible found and read right, and no"
         f" false find), as a die count by hand would check them: {'; '.join(wholly)}.",
     ]
     lines += ["", "Held-out, by table:", "", "| table | dice | recall | false finds |", "|---|---|---|---|"]
