@@ -64,13 +64,18 @@ def match(found, dice, image):
     return pairs, unmatched
 
 
+def read_right(must: list[int], matched: dict[int, int], labels, dice: list[dict]) -> int:
+    """How many of the dice that ``must`` be found were found (``matched``: die index -> find
+    index) and read as their ``label``."""
+    return sum(j in matched and labels[matched[j]] == dice[j]["label"] for j in must)
+
+
 def wholly_right(
     must: list[int], matched: dict[int, int], labels, dice: list[dict], false_finds: int
 ) -> bool:
     """Whether an image was read as a player counting by hand would: every die that must be
-    found found (``matched``: die index -> find index) and read as its ``label``, and nothing
-    found that is no die."""
-    return not false_finds and all(j in matched and labels[matched[j]] == dice[j]["label"] for j in must)
+    found found and read right, and nothing found that is no die."""
+    return not false_finds and read_right(must, matched, labels, dice) == len(must)
 
 
 def evaluate(
@@ -113,7 +118,7 @@ def evaluate(
             counts["wholly_right"] += wholly_right(must, matched, found.labels, dice, len(unmatched))
         if classifier is not None and must:
             counts[f"must {kind}"] += len(must)
-            right = sum(found.labels[matched[j]] == dice[j]["label"] for j in must if j in matched)
+            right = read_right(must, matched, found.labels, dice)
             counts["read_right"] += right
             counts[f"read_right {kind}"] += right
             true_crops = rectify(image, [dice[j]["quad"] for j in must])
