@@ -65,3 +65,44 @@ class FaceNet(nn.Module):
         embedding = F.normalize(self.embed(x), dim=1)
         logits = COSINE_SCALE * embedding @ F.normalize(self.class_weights, dim=1).T
         return logits, embedding
+
+
+def from_onnx(path) -> FaceNet:
+    """A float FaceNet rebuilt from its exported ONNX file, to train on from a shipped model.
+
+    Export folds each batch norm into the convolution before it, as a bias; the rebuilt
+    network carries that bias in a batch norm that does nothing else (scale 1, statistics of
+    zero mean and unit variance), so train it with its norms frozen (``freeze_norms``).  An
+    8-bit file (``models.quantize_faces``) has no float weights to rebuild from."""
+    import onnx
+    from onnx import numpy_helper
+
+    weights = {
+        item.name: torch.from_numpy(numpy_helper.to_array(item).copy())
+        for item in onnx.load(str(path)).graph.initializer
+    }
+    if "features.0.0.weight" not in weights:
+        raise ValueError(f"{path} is not a float FaceNet export (an 8-bit file cannot be trained on)")
+    model = FaceNet(int(weights["permute"].shape[1]), int(weights["features.0.0.weight"].shape[0]))
+    state = model.state_dict()
+    for name, module in model.named_modules():
+        if isinstance(module, nn.Conv2d):
+            block, index = name.rsplit(".", 1)
+            norm = f"{block}.{int(index) + 1}"
+            state[f"{name}.weight"] = weights[f"{name}.weight"]
+            state[f"{norm}.weight"] = torch.ones_like(state[f"{norm}.weight"])
+            state[f"{norm}.bias"] = weights[f"{name}.weight_bias"]
+            state[f"{norm}.running_mean"] = torch.zeros_like(state[f"{norm}.running_mean"])
+            # eval-mode norm divides by sqrt(var + eps): this variance makes that exactly 1
+            state[f"{norm}.running_var"] = torch.full_like(state[f"{norm}.running_var"], 1 - 1e-5)
+    state["embed.weight"], state["embed.bias"] = weights["embed.weight"], weights["embed.bias"]
+    state["class_weights"] = weights["permute"].T.contiguous()  # exported normalised, transposed
+    model.load_state_dict(state)
+    return model.eval()
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Batch norms in eval mode (their statistics fixed) while the rest of ``model`` trains."""
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()

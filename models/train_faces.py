@@ -39,8 +39,9 @@ from tqdm import tqdm
 
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
 from models.devices import add_device_arguments, device_name
-from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet, width_of
+from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet, freeze_norms, from_onnx, width_of
 from scoring.faces import ALL_LABELS
+from vision.faces import smooth_noisy
 from vision.readings import rectify
 
 MODELS = Path(__file__).resolve().parent
@@ -53,6 +54,10 @@ DISTIL_SHARE = 0.5  # of the loss, when a teacher is given; the rest is the labe
 SCENE_SEEN = 0.5  # a die at least this visible is one the detector must find, so the model must read it
 SCENE_JITTER = 0.06  # corners moved up to this share of the face's side: the detector's quads are not exact
 DIE_REACH = 2.0  # a top face grown this much about its centre covers the die's sides and shadow
+# --degrade: a webcam's picture of a die in a dim room, as the 64 px crop shows it
+NOISE_SIGMA = (2.0, 16.0)  # grey levels of sensor noise, each channel a little apart (colour noise)
+JPEG_QUALITY = (30, 95)  # a stream's compression, on 70% of the degraded crops
+LOW_RES = (20, 48)  # px: on 30% of them the face was this small in the frame, enlarged to 64
 
 
 def renderer_digest() -> str:
@@ -226,9 +231,48 @@ def epoch_order(generator, pool_size: int, scene_size: int, scene_share: float) 
     return order[torch.randperm(len(order), generator=generator)]
 
 
+def load_net(path: Path) -> FaceNet:
+    """A FaceNet from a checkpoint (.pt) or from a float ONNX export (.onnx, ``face_net.from_onnx``)."""
+    if path.suffix == ".onnx":
+        return from_onnx(path)
+    weights = torch.load(path, map_location="cpu")
+    model = FaceNet(len(LABELS), width_of(weights))
+    model.load_state_dict(weights)
+    return model
+
+
+def webcam_degraded(rng, crops: np.ndarray, share: float) -> np.ndarray:
+    """A copy of N x 64 x 64 x 3 uint8 ``crops`` with ``share`` of them as a webcam in a dim room
+    gives them: sensor noise, often JPEG, sometimes the detail of a smaller face lost; then each
+    noisy crop smoothed as ``FaceClassifier.prepare`` smooths it at run time.  The renders
+    carry far less noise than that (docs/vision.md, Limits)."""
+    out = crops.copy()
+    for i in np.flatnonzero(rng.random(len(out)) < share):
+        crop = out[i].astype(np.float32)
+        if rng.random() < 0.3:
+            side = int(rng.integers(*LOW_RES))
+            small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
+            crop = cv2.resize(small, (INPUT_SIZE, INPUT_SIZE), interpolation=cv2.INTER_LINEAR)
+        sigma = rng.uniform(*NOISE_SIGMA) * (1 + 0.3 * rng.normal(0, 1, (1, 1, 3)))
+        crop = np.clip(crop + rng.normal(0, 1, crop.shape) * sigma, 0, 255).astype(np.uint8)
+        if rng.random() < 0.7:
+            quality = int(rng.integers(*JPEG_QUALITY))
+            encoded = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
+            crop = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        out[i] = crop
+    return smooth_noisy(out)
+
+
 def to_tensor(images: torch.Tensor) -> torch.Tensor:
     """N x H x W x 3 uint8 -> N x 3 x H x W float 0..1, channels-last, on the images' device."""
     return images.permute(0, 3, 1, 2).float().div_(255).contiguous(memory_format=torch.channels_last)
+
+
+def turned(x: torch.Tensor, turns: torch.Tensor) -> torch.Tensor:
+    """The batch with each of its quarters turned by its own number of right angles."""
+    quarters = x.chunk(len(turns))
+    x = torch.cat([torch.rot90(q, int(k), (2, 3)) for q, k in zip(quarters, turns, strict=True)])
+    return x.contiguous(memory_format=torch.channels_last)
 
 
 def train(
@@ -244,6 +288,7 @@ def train(
     device: str = "cpu",
     width: int = WIDTH,
     teacher: FaceNet | None = None,
+    degrade: float = 0.0,
 ) -> FaceNet:
     """FaceNet trained on the pool ``images``; ``scenes`` (crops, labels) make ``scene_share`` of an epoch.
 
@@ -252,15 +297,18 @@ def train(
     With a ``teacher`` (a wider FaceNet trained before), the loss is shared between the labels and
     the teacher's softened readings of the same crops (distillation): the teacher says which faces
     look alike in a crop, e.g. a 6 or a 9 turned and blurred, which a hard label cannot.
+    With ``degrade``, that share of each batch is shown to the network as a webcam would give
+    it (``webcam_degraded``) while the teacher reads the crop as rendered: the network learns
+    to read a noisy crop as the teacher reads a clean one.  Weights from an ONNX file
+    (``init``) train with their batch norms frozen, as ``face_net.from_onnx`` rebuilds them.
     """
     torch.manual_seed(seed)
     pool_size = len(images)
     scene_size = len(scenes[0]) if scenes is not None else 0
     if scene_size:
         images, labels = np.concatenate([images, scenes[0]]), list(labels) + list(scenes[1])
-    model = FaceNet(len(LABELS), width)
-    if init is not None:  # continue from an earlier run's weights
-        model.load_state_dict(torch.load(init, map_location="cpu"))
+    # continue from an earlier run's weights, or start afresh
+    model = load_net(init) if init is not None else FaceNet(len(LABELS), width)
     model = model.to(device, memory_format=torch.channels_last)
     if teacher is not None:
         teacher = teacher.to(device, memory_format=torch.channels_last).eval()
@@ -272,20 +320,24 @@ def train(
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, lr, total_steps=steps, pct_start=0.1)
     generator = torch.Generator().manual_seed(seed)
+    degrading = np.random.default_rng([seed, 1])
     model.train()
+    if init is not None and init.suffix == ".onnx":
+        freeze_norms(model)
     bar = tqdm(total=steps, desc="train")
     for epoch in range(epochs):
         order = epoch_order(generator, pool_size, scene_size, scene_share)
         for b in range(epoch_size // batch):
             idx = order[b * batch : (b + 1) * batch].to(device)
-            x = to_tensor(pixels[idx])
             # Dice land turned any way: a random right-angle turn per batch quarter.
             turns = torch.randint(0, 4, (4,), generator=generator)
-            quarters = x.chunk(4)
-            x = torch.cat([torch.rot90(q, int(k), (2, 3)) for q, k in zip(quarters, turns, strict=True)])
-            x = x.contiguous(memory_format=torch.channels_last)
+            x = turned(to_tensor(pixels[idx]), turns)
+            shown = x
+            if degrade:
+                worse = webcam_degraded(degrading, pixels[idx].cpu().numpy(), degrade)
+                shown = turned(to_tensor(torch.from_numpy(worse).to(device)), turns)
             y = targets[idx]
-            logits, _ = model(x)
+            logits, _ = model(shown)
             loss = F.cross_entropy(
                 logits - COSINE_SCALE * MARGIN * F.one_hot(y, len(LABELS)), y, label_smoothing=0.05
             )
@@ -304,6 +356,7 @@ def train(
         CACHE.mkdir(parents=True, exist_ok=True)  # a checkpoint per epoch, to inspect a run midway
         name = (f"w{width}-" if width != WIDTH else "") + f"{seed}-{pool_size}"
         name += (f"-scenes{scene_size}" if scene_size else "") + ("-distilled" if teacher is not None else "")
+        name += f"-degraded{degrade:g}" if degrade else ""
         weights = {key: value.cpu() for key, value in model.state_dict().items()}
         torch.save(weights, CACHE / f"checkpoint-{name}-epoch{epoch}.pt")
     bar.close()
@@ -349,7 +402,9 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--test-size", type=int, default=6000)
     parser.add_argument("--out", type=Path, default=MODELS)
-    parser.add_argument("--init", type=Path, help="start from these weights (a checkpoint .pt)")
+    parser.add_argument(
+        "--init", type=Path, help="start from these weights (a checkpoint .pt, or a float .onnx export)"
+    )
     parser.add_argument(
         "--scenes",
         type=Path,
@@ -362,7 +417,16 @@ def main(argv=None):
         "--scene-share", type=float, default=0.35, help="share of each epoch that is scene crops"
     )
     parser.add_argument("--width", type=int, default=WIDTH, help="FaceNet width (ships at the default)")
-    parser.add_argument("--teacher", type=Path, help="distil from this wider FaceNet's checkpoint (.pt)")
+    parser.add_argument(
+        "--teacher", type=Path, help="distil from this FaceNet (.pt or float .onnx), often a wider one"
+    )
+    parser.add_argument(
+        "--degrade",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="show this share of each batch as a dim webcam would (noise, JPEG, low resolution)",
+    )
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
     add_device_arguments(parser, "models.face_card")
@@ -384,9 +448,7 @@ def main(argv=None):
     cut = time.time()
     teacher = None
     if args.teacher:
-        weights = torch.load(args.teacher, map_location="cpu")
-        teacher = FaceNet(len(LABELS), width_of(weights))
-        teacher.load_state_dict(weights)
+        teacher = load_net(args.teacher)
     model = train(
         images,
         labels,
@@ -400,10 +462,12 @@ def main(argv=None):
         args.device,
         args.width,
         teacher,
+        args.degrade,
     )
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
-    model_path = args.out / ("faces-fast.onnx" if args.width == WIDTH else f"faces-w{args.width}.onnx")
+    width = width_of(model.state_dict())  # an --init file's, whatever --width says
+    model_path = args.out / ("faces-fast.onnx" if width == WIDTH else f"faces-w{width}.onnx")
     recipe = {
         "seed": args.seed,
         "train_size": args.train_size,
@@ -419,7 +483,7 @@ def main(argv=None):
         "train_s": round(trained - cut, 1),
         "parameters": sum(p.numel() for p in model.parameters()),
         "init": str(args.init) if args.init else None,
-        "width": args.width,
+        "width": width,
     }
     if args.teacher:
         recipe |= {
@@ -437,6 +501,13 @@ def main(argv=None):
             "scene_copies": args.scene_copies,
             "scene_share": args.scene_share,
             "scene_s": round(cut - rendered, 1),
+        }
+    if args.degrade:
+        recipe |= {
+            "degrade": args.degrade,
+            "noise_sigma": list(NOISE_SIGMA),
+            "jpeg_quality": list(JPEG_QUALITY),
+            "low_res": list(LOW_RES),
         }
     if args.history:
         recipe["history"] = args.history

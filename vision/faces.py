@@ -225,9 +225,7 @@ class FaceClassifier:
     def prepare(self, crops) -> np.ndarray:
         """BGR crops (any size, grey or BGRA too) as the network's input, N x 3 x S x S float
         0..1; a noisy crop (``noisy``) smoothed first."""
-        sized = np.stack([self._fit(crop) for crop in crops])
-        for i in np.flatnonzero(noisy(sized)):
-            sized[i] = cv2.GaussianBlur(sized[i], (3, 3), 0.9)
+        sized = smooth_noisy(np.stack([self._fit(crop) for crop in crops]))
         return sized.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
 
     def _cosines(self, batch: np.ndarray, allowed: np.ndarray):
@@ -358,6 +356,14 @@ def noisy(crops: np.ndarray) -> np.ndarray:
     # Gaussian noise of sigma gives responses of 6 sigma (the mask's norm), median |r| 0.6745 of that
     below = response[:, 1:-1, 1:-1] < NOISY * 0.6745 * 6
     return below.mean((1, 2)) <= 0.5
+
+
+def smooth_noisy(crops: np.ndarray) -> np.ndarray:
+    """N x S x S BGR uint8 crops with each noisy one (``noisy``) smoothed, in place: the
+    network reads a smoothed noisy crop better than the raw one (docs/vision.md)."""
+    for i in np.flatnonzero(noisy(crops)):
+        crops[i] = cv2.GaussianBlur(crops[i], (3, 3), 0.9)
+    return crops
 
 
 def widened(batch: np.ndarray) -> np.ndarray:

@@ -1,0 +1,95 @@
+"""Training on from a shipped ONNX file, and crops shown as a dim webcam gives them (--degrade)."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+import torch
+from torch.nn import functional as F
+
+from datasets.faces import render_set
+from models import train_faces
+from models.face_net import FaceNet, from_onnx
+from vision.faces import FAST_MODEL, noisy, smooth_noisy
+
+
+def onnx_outputs(path, x: torch.Tensor):
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    return session.run(["logits", "embedding"], {"crops": x.numpy()})
+
+
+def test_the_shipped_camera_model_rebuilds_exactly():
+    x = train_faces.to_tensor(torch.from_numpy(render_set(8, 5)[0])).contiguous()
+    logits, embedding = onnx_outputs(FAST_MODEL, x)
+    with torch.no_grad():
+        rebuilt_logits, rebuilt_embedding = from_onnx(FAST_MODEL)(x)
+    assert np.abs(rebuilt_logits.numpy() - logits).max() < 1e-3
+    assert np.abs(rebuilt_embedding.numpy() - embedding).max() < 1e-4
+
+
+def test_a_trained_export_rebuilds_with_its_norms_folded(tmp_path):
+    torch.manual_seed(0)
+    model = FaceNet(len(train_faces.LABELS), width=16)
+    for module in model.modules():  # norms that do something, as after training
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.2, 0.2)
+            module.running_var.uniform_(0.5, 2.0)
+            module.weight.data.uniform_(0.5, 1.5)
+    train_faces.export(model, tmp_path / "faces-fast.onnx", {})
+    x = torch.rand(4, 3, 64, 64)
+    with torch.no_grad():
+        rebuilt_logits, _ = from_onnx(tmp_path / "faces-fast.onnx")(x)
+    assert np.abs(rebuilt_logits.numpy() - onnx_outputs(tmp_path / "faces-fast.onnx", x)[0]).max() < 1e-3
+
+
+def test_an_8_bit_file_cannot_be_trained_on():
+    with pytest.raises(ValueError, match="faces.onnx is not a float FaceNet export"):
+        from_onnx("models/faces.onnx")
+
+
+def test_degraded_crops_are_noisy_seeded_and_leave_the_rest_alone():
+    crops = render_set(64, 7)[0]
+    before = crops.copy()
+    worse = train_faces.webcam_degraded(np.random.default_rng(1), crops, share=1.0)
+    assert (crops == before).all()  # a copy: the pool is not changed
+    assert all((w != c).any() for w, c in zip(worse, crops, strict=True))
+    again = train_faces.webcam_degraded(np.random.default_rng(1), crops, share=1.0)
+    assert (worse == again).all()
+    # what the reader sees: noisy crops are smoothed, as FaceClassifier.prepare does
+    assert not noisy(worse).all()
+    untouched = train_faces.webcam_degraded(np.random.default_rng(1), crops, share=0.0)
+    assert (untouched == smooth_noisy(crops.copy())).all()
+
+
+def test_training_from_an_onnx_file_keeps_its_folded_norms(tmp_path, monkeypatch):
+    monkeypatch.setattr(train_faces, "CACHE", tmp_path)  # the per-epoch checkpoints
+    images, labels, _ = render_set(128, 3)
+    model = train_faces.train(images, labels, epochs=1, batch=64, seed=1, lr=1e-3, init=FAST_MODEL)
+    shipped = from_onnx(FAST_MODEL).state_dict()
+    trained = model.state_dict()
+    assert all(torch.equal(trained[k], shipped[k]) for k in shipped if "running_" in k)
+    assert not torch.equal(trained["embed.weight"], shipped["embed.weight"])
+
+
+def test_degraded_training_reads_noisy_crops_as_the_teacher_reads_clean_ones(tmp_path, monkeypatch):
+    monkeypatch.setattr(train_faces, "CACHE", tmp_path)
+    images, labels, _ = render_set(256, 3)
+    teacher = from_onnx(FAST_MODEL)
+    worse = train_faces.webcam_degraded(np.random.default_rng(9), images, share=1.0)
+    clean_x = train_faces.to_tensor(torch.from_numpy(images))
+    noisy_x = train_faces.to_tensor(torch.from_numpy(worse))
+    with torch.no_grad():
+        taught = F.softmax(teacher(clean_x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
+
+    def gap_on_noisy(student):
+        with torch.no_grad():
+            guess = F.log_softmax(student(noisy_x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
+        return F.kl_div(guess, taught, reduction="batchmean").item()
+
+    common = dict(epochs=8, batch=64, seed=1, lr=3e-4, init=FAST_MODEL, teacher=teacher)
+    clean_only = train_faces.train(images, labels, **common)
+    degraded = train_faces.train(images, labels, degrade=1.0, **common)
+    # noise drawn afresh here: the student learnt noise, not these crops' noise
+    assert gap_on_noisy(degraded) < 0.9 * gap_on_noisy(teacher)
+    assert gap_on_noisy(degraded) < 0.8 * gap_on_noisy(clean_only)
