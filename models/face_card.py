@@ -38,6 +38,10 @@ TRAIN_SCENE_SEED = 7007
 TRAIN_SCENE_SAMPLE = 150  # training-split images measured: some hundreds of dice of each kind
 TIGHT_KEEP = 0.7  # of a corner crop's side kept about its centre: the index nearly fills it
 AS_A_PHOTO = {"turns": ALL_TURNS, "second_look": True}  # how classify reads by default
+# A webcam's noise in a dim room, as the 64 px crop shows it: (grey levels, JPEG quality)
+WEBCAM_NOISE = ((0, None), (4, 70), (8, 60), (12, 50), (16, 40))
+NOISE_SEED = 8080
+NOISE_SAMPLE = 3000  # trained-family crops read at each noise level
 
 
 def read_all(
@@ -172,6 +176,42 @@ def read_a_taught_set(
     }
 
 
+def with_webcam_noise(crops, sigma: float, quality: int | None, seed: int = NOISE_SEED) -> list[np.ndarray]:
+    """64 x 64 crops with Gaussian sensor noise of ``sigma`` grey levels and JPEG at ``quality``
+    (none for None), the same for every model measured."""
+    rng = np.random.default_rng([seed, int(sigma)])
+    out = []
+    for crop in crops:
+        crop = cv2.resize(np.asarray(crop), (64, 64), interpolation=cv2.INTER_AREA).astype(np.float32)
+        crop = np.clip(crop + rng.normal(0, sigma, crop.shape), 0, 255).astype(np.uint8)
+        if quality is not None:
+            crop = cv2.imdecode(
+                cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR
+            )
+        out.append(crop)
+    return out
+
+
+def noise_report(classifier: FaceClassifier, app_classifier: FaceClassifier, trained, scene) -> list[dict]:
+    """At each ``WEBCAM_NOISE`` level, read at one turn: the trained-family crops (best label,
+    as this card's first row) and the held-out scene dice (as the app reads them)."""
+    (trained_images, trained_truth), (crops, truth, kinds) = trained, scene
+    rows = []
+    for sigma, quality in WEBCAM_NOISE:
+        noisy_trained = with_webcam_noise(trained_images, sigma, quality)
+        rows.append(
+            {
+                "sigma": sigma,
+                "quality": quality,
+                "trained": accuracy_report(trained_truth, read_all(classifier, noisy_trained))["accuracy"],
+                "scenes": scene_reports(
+                    app_classifier, with_webcam_noise(crops, sigma, quality), truth, kinds
+                )["all dice"]["accuracy"],
+            }
+        )
+    return rows
+
+
 def latency_ms(
     classifier: FaceClassifier, crop_size: int = 64, runs: int = 300, turns=(0,), second_look=False
 ) -> dict:
@@ -274,15 +314,29 @@ def write_card(
         app_classifier = FaceClassifier(model_path, data_dir=empty)  # the app's confidence threshold
         latency = latency_ms(app_classifier)
         latency_as_photo = latency_ms(app_classifier, **AS_A_PHOTO)
-        scenes = {}
+        scenes, heldout_dice = {}, None
         for name, (folders, split, sample) in scene_sets.items():
             crops, scene_truth, kinds, images = scene_dice(folders, split, sample)
+            if crops and split == "heldout":
+                heldout_dice = (crops, scene_truth, kinds)
             if crops:
                 scenes[name] = (
                     folders,
                     images,
                     scene_reports(app_classifier, crops, scene_truth, kinds),
                     scene_reports(app_classifier, crops, scene_truth, kinds, **AS_A_PHOTO),
+                )
+        noise = {}
+        if heldout_dice is not None:
+            sample = (trained_images[:NOISE_SAMPLE], trained_truth[:NOISE_SAMPLE])
+            noise["this file"] = noise_report(classifier, app_classifier, sample, heldout_dice)
+            started_from = Path(recipe.get("init") or "")
+            if started_from.suffix == ".onnx" and started_from.is_file():
+                noise["the file it started from"] = noise_report(
+                    FaceClassifier(started_from, data_dir=empty, min_confidence=0.0),
+                    FaceClassifier(started_from, data_dir=empty),
+                    sample,
+                    heldout_dice,
                 )
     with tempfile.TemporaryDirectory() as folder:
         classifier = FaceClassifier(model_path, data_dir=folder, min_confidence=0.0)
@@ -375,9 +429,21 @@ def write_card(
     distilled = ""
     if recipe.get("teacher"):
         distilled = f"""
-  Distilled from a wider FaceNet (width {recipe["teacher_width"]}, the teacher):
+  Distilled from {teacher_words(recipe)}:
   {recipe["distil_share"]:.0%} of the loss is the KL divergence to the teacher's readings of
   the same crops, softened at temperature {recipe["distil_temperature"]:g}."""
+    if str(recipe.get("init", "")).endswith(".onnx"):
+        distilled += f"""
+  Started from the float file {recipe["init"]}, rebuilt in torch (`face_net.from_onnx`)
+  with each batch norm folded into its convolution, so the norms stay frozen."""
+    if recipe.get("degrade"):
+        distilled += f"""
+  Shown as a dim webcam gives them (`--degrade {recipe["degrade"]:g}`): {recipe["degrade"]:.0%} of
+  each batch's crops get sensor noise of {recipe["noise_sigma"][0]:g}-{recipe["noise_sigma"][1]:g}
+  grey levels (a little different in each channel), on 70% of them JPEG at quality
+  {recipe["jpeg_quality"][0]}-{recipe["jpeg_quality"][1]}, and on 30% the detail of a face
+  {recipe["low_res"][0]}-{recipe["low_res"][1]} px across; a noisy crop is then smoothed as
+  the reader smooths it. The teacher reads every crop as rendered."""
     scene_data, scene_time = "", ""
     if recipe.get("scenes"):
         scene_data = f"""
@@ -446,7 +512,7 @@ Five lowest classes per set:
 {chr(10).join(worst_lines)}
 
 Confusion matrices (rows: true face, columns: reading): ![confusion]({confusion})
-{scene_section}
+{scene_section}{noise_section(noise)}
 ## Latency
 9 crops of 64 x 64 px through `FaceClassifier.classify` (preprocessing included), one
 onnxruntime thread: at one turn median {latency["median"]:.2f} ms (90th percentile
@@ -530,6 +596,7 @@ within one run (docs/benchmarks-vision.md).
         },
         "size_mb": size_mb,
         "scenes": {name: reports for name, (_, _, reports, _) in scenes.items()},
+        "webcam_noise": noise,
     }
     print(
         {
@@ -658,6 +725,38 @@ trained pips and numerals). {trained_on}
 | scenes | die kind | crops | right | unreadable | lowest class | right as a photo |
 | --- | --- | --- | --- | --- | --- | --- |
 {scene_rows}
+"""
+
+
+def teacher_words(recipe: dict) -> str:
+    if recipe["teacher"] == recipe.get("init"):
+        return "the file it started from (the teacher, kept as it was)"
+    if recipe["teacher_width"] != recipe.get("width", WIDTH):
+        return f"a wider FaceNet (width {recipe['teacher_width']}, the teacher)"
+    return "another FaceNet of its width (the teacher)"
+
+
+def noise_section(noise: dict[str, list[dict]]) -> str:
+    """The card's table of ``noise_report`` rows, for this file and the one it started from."""
+    if not noise:
+        return ""
+    names = list(noise)
+    header = " | ".join(f"{name}: trained families / held-out scene dice" for name in names)
+    lines = []
+    for i, level in enumerate(noise[names[0]]):
+        quality = f"JPEG {level['quality']}" if level["quality"] else "no JPEG"
+        cells = " | ".join(f"{noise[n][i]['trained']:.1%} / {noise[n][i]['scenes']:.1%}" for n in names)
+        lines.append(f"| {level['sigma']}, {quality} | {cells} |")
+    return f"""
+### Webcam noise
+The renders carry little sensor noise; a webcam in a dim room gives a lot, and compresses
+it. The first {NOISE_SAMPLE:,} crops of the trained-family set (best label) and the held-out
+scene dice (as the app reads them, die-kind mask and threshold) with Gaussian noise of so
+many grey levels added to the 64 px crop and then JPEG (seed {NOISE_SEED}), read at one turn:
+
+| noise, JPEG | {header} |
+| --- | {" | ".join("---" for _ in names)} |
+{chr(10).join(lines)}
 """
 
 

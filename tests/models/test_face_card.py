@@ -1,0 +1,47 @@
+"""The face card's webcam-noise measure and how it names a teacher."""
+
+from __future__ import annotations
+
+import tempfile
+
+import numpy as np
+
+from datasets.faces import render_set
+from models.face_card import noise_report, noise_section, teacher_words, with_webcam_noise
+from vision.faces import FAST_MODEL, FaceClassifier
+
+
+def test_webcam_noise_is_the_same_for_every_model_measured_and_none_leaves_crops_alone():
+    crops = render_set(16, 4)[0]
+    assert all((a == b).all() for a, b in zip(with_webcam_noise(crops, 0, None), crops, strict=True))
+    first, again = with_webcam_noise(crops, 12, 50), with_webcam_noise(crops, 12, 50)
+    assert all((a == b).all() for a, b in zip(first, again, strict=True))
+    change = np.abs(np.stack(first).astype(float) - crops).mean()
+    assert 4 < change < 16  # about the noise's mean size, JPEG smoothing some of it
+
+
+def test_noise_costs_the_camera_model_crops_read_right():
+    images, labels, _ = render_set(200, 4)
+    with tempfile.TemporaryDirectory() as empty:
+        rows = noise_report(
+            FaceClassifier(FAST_MODEL, data_dir=empty, min_confidence=0.0),
+            FaceClassifier(FAST_MODEL, data_dir=empty),
+            (images, labels),
+            (list(images), labels, ["square-shooters" if "S" in lb else "d6" for lb in labels]),
+        )
+    clean, loudest = rows[0], rows[-1]
+    assert (clean["sigma"], clean["quality"]) == (0, None)
+    assert loudest["trained"] < clean["trained"]
+
+
+def test_the_noise_table_has_a_row_per_level_and_a_column_per_file():
+    level = {"sigma": 8, "quality": 60, "trained": 0.9, "scenes": 0.7}
+    table = noise_section({"this file": [level], "the file it started from": [level | {"scenes": 0.65}]})
+    assert "| 8, JPEG 60 | 90.0% / 70.0% | 90.0% / 65.0% |" in table
+    assert noise_section({}) == ""
+
+
+def test_a_teacher_is_named_by_what_it_is():
+    same = {"teacher": "a.onnx", "init": "a.onnx", "teacher_width": 32, "width": 32}
+    assert teacher_words(same).startswith("the file it started from")
+    assert "wider FaceNet (width 96" in teacher_words(same | {"teacher": "w96.pt", "teacher_width": 96})
