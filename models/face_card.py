@@ -330,13 +330,20 @@ def write_card(
         if heldout_dice is not None:
             sample = (trained_images[:NOISE_SAMPLE], trained_truth[:NOISE_SAMPLE])
             noise["this file"] = noise_report(classifier, app_classifier, sample, heldout_dice)
-            started_from = Path(recipe.get("init") or "")
-            if started_from.suffix == ".onnx" and started_from.is_file():
+        started_from, before = Path(recipe.get("init") or ""), {}
+        if started_from.suffix == ".onnx" and started_from.is_file():
+            earlier = FaceClassifier(started_from, data_dir=empty, min_confidence=0.0)
+            before = {
+                name: accuracy_report(truth, read_all(earlier, images))["accuracy"]
+                for name, truth, images in (
+                    ("trained families", trained_truth, trained_images),
+                    ("held-out families", heldout_truth, heldout_images),
+                    ("corner indices", corner_truth, corner_images),
+                )
+            }
+            if heldout_dice is not None:
                 noise["the file it started from"] = noise_report(
-                    FaceClassifier(started_from, data_dir=empty, min_confidence=0.0),
-                    FaceClassifier(started_from, data_dir=empty),
-                    sample,
-                    heldout_dice,
+                    earlier, FaceClassifier(started_from, data_dir=empty), sample, heldout_dice
                 )
     with tempfile.TemporaryDirectory() as folder:
         classifier = FaceClassifier(model_path, data_dir=folder, min_confidence=0.0)
@@ -458,6 +465,7 @@ def write_card(
         scene_time = f", cutting scene crops {recipe['scene_s'] / 60:.1f} min"
     width = recipe.get("width", WIDTH)
     eight_bit = quantized_lines(recipe, unquantized, trained, heldout, corner, latency)
+    limits = size_limit(model_path) + started_line(recipe, before, trained, heldout, corner)
     card = f"""# Face classifier (models/{model_path.name})
 
 Reads the top face of one die from its rectified crop: the 54 Square Shooters card faces,
@@ -523,7 +531,7 @@ shared: one file has measured from 1.4 to 2.1 ms in runs an hour apart, so compa
 within one run (docs/benchmarks-vision.md).
 
 ## Limits
-{size_limit(model_path)}- Never trained or tested on real photographs; the renders stress what the project's
+{limits}- Never trained or tested on real photographs; the renders stress what the project's
   earlier measurements found to matter (condensed index letterforms, suit shapes, print defects,
   camera effects). Real faces unlike every family may need `learn()` taps.
 - Below the issue's targets (99.5% trained families, 98% held-out, no class under 97%).
@@ -725,6 +733,20 @@ trained pips and numerals). {trained_on}
 | scenes | die kind | crops | right | unreadable | lowest class | right as a photo |
 | --- | --- | --- | --- | --- | --- | --- |
 {scene_rows}
+"""
+
+
+def started_line(recipe: dict, before: dict, trained, heldout, corner) -> str:
+    """How this file reads the clean test sets against the ONNX file it was trained on from."""
+    if not before:
+        return ""
+    now = {"trained families": trained, "held-out families": heldout, "corner indices": corner}
+    figures = ", ".join(
+        f"{name} {now[name]['accuracy']:.2%} against {share:.2%}" for name, share in before.items()
+    )
+    return f"""- Against the file it was trained on from ({recipe["init"]}), measured in the same run at
+  one turn on this card's clean test sets: {figures}. The webcam-noise table above has
+  both files too.
 """
 
 

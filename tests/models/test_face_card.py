@@ -7,7 +7,7 @@ import tempfile
 import numpy as np
 
 from datasets.faces import render_set
-from models.face_card import noise_report, noise_section, teacher_words, with_webcam_noise
+from models.face_card import noise_report, noise_section, started_line, teacher_words, with_webcam_noise
 from vision.faces import FAST_MODEL, FaceClassifier
 
 
@@ -45,3 +45,12 @@ def test_a_teacher_is_named_by_what_it_is():
     same = {"teacher": "a.onnx", "init": "a.onnx", "teacher_width": 32, "width": 32}
     assert teacher_words(same).startswith("the file it started from")
     assert "wider FaceNet (width 96" in teacher_words(same | {"teacher": "w96.pt", "teacher_width": 96})
+
+
+def test_a_file_trained_on_from_another_is_set_beside_it():
+    now = [{"accuracy": share} for share in (0.91, 0.69, 0.88)]
+    before = {"trained families": 0.92, "held-out families": 0.70, "corner indices": 0.89}
+    line = started_line({"init": "data/faces/faces-fast-13.onnx"}, before, *now)
+    assert "(data/faces/faces-fast-13.onnx)" in line
+    assert "held-out families 69.00% against 70.00%" in line
+    assert started_line({}, {}, *now) == ""
