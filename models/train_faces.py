@@ -294,8 +294,8 @@ def train(
 
     On ``device="cuda"`` the whole pool is moved to the GPU once, as uint8, and batches are cut there.
     The crop order and turns come from a CPU generator either way, so they do not depend on the device.
-    With a ``teacher`` (a wider FaceNet trained before), the loss is shared between the labels and
-    the teacher's softened readings of the same crops (distillation): the teacher says which faces
+    With a ``teacher`` (a FaceNet trained before, often a wider one), the loss is shared between the
+    labels and the teacher's softened readings of the same crops (distillation): the teacher says which faces
     look alike in a crop, e.g. a 6 or a 9 turned and blurred, which a hard label cannot.
     With ``degrade``, that share of each batch is shown to the network as a webcam would give
     it (``webcam_degraded``) while the teacher reads the crop as rendered: the network learns
@@ -354,7 +354,8 @@ def train(
             bar.update()
             bar.set_postfix(loss=f"{loss.item():.3f}")
         CACHE.mkdir(parents=True, exist_ok=True)  # a checkpoint per epoch, to inspect a run midway
-        name = (f"w{width}-" if width != WIDTH else "") + f"{seed}-{pool_size}"
+        trained_width = width_of(model.state_dict())  # an init file's, whatever ``width`` says
+        name = (f"w{trained_width}-" if trained_width != WIDTH else "") + f"{seed}-{pool_size}"
         name += (f"-scenes{scene_size}" if scene_size else "") + ("-distilled" if teacher is not None else "")
         name += f"-degraded{degrade:g}" if degrade else ""
         weights = {key: value.cpu() for key, value in model.state_dict().items()}
