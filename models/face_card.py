@@ -331,7 +331,8 @@ def write_card(
             sample = (trained_images[:NOISE_SAMPLE], trained_truth[:NOISE_SAMPLE])
             noise["this file"] = noise_report(classifier, app_classifier, sample, heldout_dice)
         started_from, before = Path(recipe.get("init") or ""), {}
-        if started_from.suffix == ".onnx" and started_from.is_file():
+        parent_kept = started_from.is_file() and not started_from.samefile(model_path)  # not written over
+        if started_from.suffix == ".onnx" and parent_kept:
             earlier = FaceClassifier(started_from, data_dir=empty, min_confidence=0.0)
             before = {
                 name: accuracy_report(truth, read_all(earlier, images))["accuracy"]
