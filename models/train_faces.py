@@ -263,6 +263,26 @@ def webcam_degraded(rng, crops: np.ndarray, share: float) -> np.ndarray:
     return smooth_noisy(out)
 
 
+def _degrade_chunk(job):
+    crops, seed = job
+    return webcam_degraded(np.random.default_rng(seed), crops, share=1.0)
+
+
+def degraded_copy(images: np.ndarray, share: float, seed, workers: int, pool=None) -> np.ndarray:
+    """A copy of ``images`` with ``share`` of its crops (drawn from ``seed``) as a dim webcam gives
+    them (``webcam_degraded``), made in parallel chunks by ``pool`` if given: degrading each
+    batch on the training thread would leave a GPU idle most of the time.  The same for any
+    number of workers."""
+    rng = np.random.default_rng(seed)
+    chosen = np.flatnonzero(rng.random(len(images)) < share)
+    parts = [chosen[s : s + CHUNK] for s in range(0, len(chosen), CHUNK)]
+    jobs = [(images[part], [*np.atleast_1d(seed), i]) for i, part in enumerate(parts)]
+    out = images.copy()
+    for part, crops in zip(parts, (pool.imap if pool else map)(_degrade_chunk, jobs), strict=True):
+        out[part] = crops
+    return out
+
+
 def to_tensor(images: torch.Tensor) -> torch.Tensor:
     """N x H x W x 3 uint8 -> N x 3 x H x W float 0..1, channels-last, on the images' device."""
     return images.permute(0, 3, 1, 2).float().div_(255).contiguous(memory_format=torch.channels_last)
@@ -289,6 +309,7 @@ def train(
     width: int = WIDTH,
     teacher: FaceNet | None = None,
     degrade: float = 0.0,
+    workers: int = 1,
 ) -> FaceNet:
     """FaceNet trained on the pool ``images``; ``scenes`` (crops, labels) make ``scene_share`` of an epoch.
 
@@ -298,8 +319,8 @@ def train(
     labels and the teacher's softened readings of the same crops (distillation): the teacher says which faces
     look alike in a crop, e.g. a 6 or a 9 turned and blurred, which a hard label cannot.
     With ``degrade``, that share of each batch is shown to the network as a webcam would give
-    it (``webcam_degraded``) while the teacher reads the crop as rendered: the network learns
-    to read a noisy crop as the teacher reads a clean one.  Weights from an ONNX file
+    it (``webcam_degraded``; drawn afresh each epoch by ``workers`` processes) while the teacher reads the crop as rendered: the network learns to read a noisy crop as
+    the teacher reads a clean one.  Weights from an ONNX file
     (``init``) train with their batch norms frozen, as ``face_net.from_onnx`` rebuilds them.
     """
     torch.manual_seed(seed)
@@ -315,27 +336,28 @@ def train(
     targets = torch.tensor([LABELS.index(label) for label in labels], device=device)
     # N x H x W x 3 uint8, converted per batch to save memory
     pixels = torch.from_numpy(images).to(device)
+    # with --degrade, each epoch shows the pool with a fresh share of it degraded, made by these processes
+    degraders = get_context("spawn").Pool(workers) if degrade and workers > 1 else None
     epoch_size = pool_size + scene_draws(pool_size, scene_size, scene_share)
     steps = epochs * (epoch_size // batch)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, lr, total_steps=steps, pct_start=0.1)
     generator = torch.Generator().manual_seed(seed)
-    degrading = np.random.default_rng([seed, 1])
     model.train()
     if init is not None and init.suffix == ".onnx":
         freeze_norms(model)
     bar = tqdm(total=steps, desc="train")
     for epoch in range(epochs):
         order = epoch_order(generator, pool_size, scene_size, scene_share)
+        if degrade:
+            shown_pixels = torch.from_numpy(degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders))
+            shown_pixels = shown_pixels.to(device)
         for b in range(epoch_size // batch):
             idx = order[b * batch : (b + 1) * batch].to(device)
             # Dice land turned any way: a random right-angle turn per batch quarter.
             turns = torch.randint(0, 4, (4,), generator=generator)
             x = turned(to_tensor(pixels[idx]), turns)
-            shown = x
-            if degrade:
-                worse = webcam_degraded(degrading, pixels[idx].cpu().numpy(), degrade)
-                shown = turned(to_tensor(torch.from_numpy(worse).to(device)), turns)
+            shown = turned(to_tensor(shown_pixels[idx]), turns) if degrade else x
             y = targets[idx]
             logits, _ = model(shown)
             loss = F.cross_entropy(
@@ -361,6 +383,8 @@ def train(
         weights = {key: value.cpu() for key, value in model.state_dict().items()}
         torch.save(weights, CACHE / f"checkpoint-{name}-epoch{epoch}.pt")
     bar.close()
+    if degraders is not None:
+        degraders.close()
     return model.cpu().eval()
 
 
@@ -464,6 +488,7 @@ def main(argv=None):
         args.width,
         teacher,
         args.degrade,
+        args.workers,
     )
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)

@@ -298,6 +298,9 @@ def defocus(rng) -> float:
     return float(rng.uniform(0.3, 1.0)) if rng.random() < 0.4 else 0.0
 
 
+NOISE_SHARED = NOISE_APART = 0.5**0.5  # of the sensor noise's deviation: as much brightness as colour noise
+
+
 def sensor_noise(rng) -> float:
     return float(rng.uniform(0.0, 10.0))  # grey levels
 
@@ -443,9 +446,15 @@ def sensor(rng, img, size: int, noise: float, jpeg: int | None, seed: int | None
     to ``size``."""
     s = img.shape[0]
     out = (np.clip(img, 0, 1) * 255).astype(np.uint8)
+    # a part shared by the three channels (brightness) and a part of each channel's own (colour),
+    # together ``noise`` grey levels in every channel.  cv2.randn fills only a multi-channel
+    # array's first channel (blue) when given one deviation, so each channel's is named.
     grain = np.empty(out.shape, np.int16)
+    brightness = np.empty(out.shape[:2], np.int16)
     cv2.setRNGSeed(int(rng.integers(2**31)) if seed is None else seed)
-    cv2.randn(grain, 0, noise)
+    cv2.randn(grain, (0, 0, 0), (noise * NOISE_APART,) * 3)
+    cv2.randn(brightness, 0, noise * NOISE_SHARED)
+    grain += brightness[..., None]
     out = cv2.add(out, grain, dtype=cv2.CV_8U)
     if jpeg is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg])

@@ -87,7 +87,7 @@ def test_degraded_training_reads_noisy_crops_as_the_teacher_reads_clean_ones(tmp
             guess = F.log_softmax(student(noisy_x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
         return F.kl_div(guess, taught, reduction="batchmean").item()
 
-    common = dict(epochs=8, batch=64, seed=1, lr=3e-4, init=FAST_MODEL, teacher=teacher)
+    common = dict(epochs=16, batch=64, seed=1, lr=3e-4, init=FAST_MODEL, teacher=teacher)
     clean_only = train_faces.train(images, labels, **common)
     degraded = train_faces.train(images, labels, degrade=1.0, **common)
     # noise drawn afresh here: the student learnt noise, not these crops' noise
