@@ -434,6 +434,8 @@ def write_card(
             f" --no-card --out {Path(float_model).parent}`, then"
             f" `python -m models.quantize_faces --model {float_model} --out models/{model_path.name}"
         )
+    averaged_command, averaged_text = average_words(recipe, model_path.name)
+    command += averaged_command
     history = f"\n- {recipe['history']}" if recipe.get("history") else ""
     distilled = ""
     if recipe.get("teacher"):
@@ -453,6 +455,7 @@ def write_card(
   {recipe["jpeg_quality"][0]}-{recipe["jpeg_quality"][1]}, and on 30% the detail of a face
   {recipe["low_res"][0]}-{recipe["low_res"][1]} px across; a noisy crop is then smoothed as
   the reader smooths it. The teacher reads every crop as rendered."""
+    distilled += averaged_text
     scene_data, scene_time = "", ""
     if recipe.get("scenes"):
         scene_data = f"""
@@ -750,6 +753,25 @@ def started_line(recipe: dict, before: dict, trained, heldout, corner) -> str:
   one turn on this card's clean test sets: {figures}. The webcam-noise table above has
   both files too.
 """
+
+
+def average_words(recipe: dict, model_name: str) -> tuple[str, str]:
+    """For a file made by ``models.average_faces``: the end of its Reproduce command, and the
+    recipe's lines that say so ("" and "" for a trained file)."""
+    soup = recipe.get("averaged")
+    if not soup:
+        return "", ""
+    command = (
+        f" --no-card --out data/faces`, then `python -m models.average_faces --base {soup['base']}"
+        f" --tuned {soup['tuned']} --share {soup['share']:g} --out models/{model_name}"
+    )
+    text = f"""
+  This file is not that run's network but the average of its weights and those it started
+  from (`python -m models.average_faces`): each weight {soup["share"]:.0%} of the way from
+  {soup["base"]} to the run's last checkpoint, {soup["tuned"]}.
+  The run alone read noisy crops far better and clean ones a little worse; the average keeps
+  most of each (docs/vision.md)."""
+    return command, text
 
 
 def teacher_words(recipe: dict) -> str:

@@ -318,10 +318,11 @@ def train(
     With a ``teacher`` (a FaceNet trained before, often a wider one), the loss is shared between the
     labels and the teacher's softened readings of the same crops (distillation): the teacher says which faces
     look alike in a crop, e.g. a 6 or a 9 turned and blurred, which a hard label cannot.
-    With ``degrade``, that share of each batch is shown to the network as a webcam would give
-    it (``webcam_degraded``; drawn afresh each epoch by ``workers`` processes) while the teacher reads the crop as rendered: the network learns to read a noisy crop as
-    the teacher reads a clean one.  Weights from an ONNX file
-    (``init``) train with their batch norms frozen, as ``face_net.from_onnx`` rebuilds them.
+    With ``degrade``, that share of the crops is shown to the network as a webcam would give
+    them (``webcam_degraded``; drawn afresh each epoch by ``workers`` processes) while the
+    teacher reads them as rendered: the network learns to read a noisy crop as the teacher
+    reads a clean one.  Weights from an ONNX file (``init``) train with their batch norms
+    frozen, as ``face_net.from_onnx`` rebuilds them.
     """
     torch.manual_seed(seed)
     pool_size = len(images)
@@ -350,7 +351,9 @@ def train(
     for epoch in range(epochs):
         order = epoch_order(generator, pool_size, scene_size, scene_share)
         if degrade:
-            shown_pixels = torch.from_numpy(degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders))
+            shown_pixels = torch.from_numpy(
+                degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders)
+            )
             shown_pixels = shown_pixels.to(device)
         for b in range(epoch_size // batch):
             idx = order[b * batch : (b + 1) * batch].to(device)

@@ -165,7 +165,10 @@ class FaceClassifier:
         unsure = np.flatnonzero(probs.max(1) < SECOND_LOOK_BELOW) if second_look else []
         if len(unsure):
             # every look of every unsure crop in one batch: one network run per turn
-            shown = np.concatenate([look(batch[unsure]) for look in SECOND_LOOKS])
+            # in doubles: a turned crop's looks then match its own turned to the last bit, where
+            # float rounding alone read a borderline crop one way upright and another turned
+            unsure_batch = batch[unsure].astype(np.float64)
+            shown = np.concatenate([look(unsure_batch) for look in SECOND_LOOKS]).astype(np.float32)
             looks = self._probabilities(shown, allowed, turns).reshape(len(SECOND_LOOKS), len(unsure), -1)
             # A second look may name a face, not rule one out: framed wider, a die looks
             # more like table, and a sure `none` there dropped real dice from photos.
@@ -386,19 +389,19 @@ def balanced(batch: np.ndarray) -> np.ndarray:
     """Prepared crops with their white balanced: each channel scaled to the crop's mean grey
     (a lamp's colour cast the camera left in)."""
     means = batch.mean((2, 3), keepdims=True)
-    return np.clip(batch * (means.mean(1, keepdims=True) / np.maximum(means, 1e-3)), 0, 1).astype(np.float32)
+    return np.clip(batch * (means.mean(1, keepdims=True) / np.maximum(means, 1e-3)), 0, 1)
 
 
 def stretched(batch: np.ndarray) -> np.ndarray:
     """Prepared crops with their contrast stretched: the 2nd to 98th percentiles of each to 0-1
     (a dim or washed-out face)."""
     low, high = np.percentile(batch, (2, 98), axis=(1, 2, 3), keepdims=True)
-    return np.clip((batch - low) / np.maximum(high - low, 0.05), 0, 1).astype(np.float32)
+    return np.clip((batch - low) / np.maximum(high - low, 0.05), 0, 1)
 
 
 def resampled(batch: np.ndarray, size: int) -> np.ndarray:
-    """N x 3 x H x W float crops at size x size.  Linear and in floats, so symmetric about the
-    centre: a crop turned a right angle is reframed exactly as it would be unturned."""
+    """N x 3 x H x W float crops at size x size, in their own float type.  Linear and in floats,
+    so symmetric about the centre: a crop turned a right angle is reframed as it would be unturned."""
     channels_last = np.ascontiguousarray(batch.transpose(0, 2, 3, 1))
     out = [cv2.resize(crop, (size, size), interpolation=cv2.INTER_LINEAR) for crop in channels_last]
     return np.stack(out).transpose(0, 3, 1, 2).copy()

@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 
 from datasets.faces.families import FAMILIES
-from datasets.faces.render import die_print, random_shoot, render_dice_set
+from datasets.faces.render import die_print, random_shoot, render_dice_set, sensor
 
 SET_SEED, VIEW_SEED = 5, 6
 
@@ -44,3 +44,11 @@ def test_a_shoot_keeps_its_light_for_every_view():
     bright_views, _ = render_dice_set("framed", SET_SEED, 4, VIEW_SEED, shoot=bright)
     # the same views, only the light differs: every crop of the dim shoot is darker
     assert all(d.mean() < b.mean() for d, b in zip(dark_views, bright_views, strict=True))
+
+
+def test_sensor_noise_falls_on_every_channel_partly_shared():
+    grey = np.full((96, 96, 3), 0.5, np.float32)
+    pixels = sensor(np.random.default_rng(0), grey, 96, noise=10.0, jpeg=None).reshape(-1, 3).astype(float)
+    assert np.allclose(pixels.std(0), 10.0, rtol=0.1)  # as much in green and red as in blue
+    shared = np.corrcoef(pixels.T)[np.triu_indices(3, 1)]
+    assert (shared > 0.3).all() and (shared < 0.7).all()  # brightness and colour noise alike

@@ -7,7 +7,14 @@ import tempfile
 import numpy as np
 
 from datasets.faces import render_set
-from models.face_card import noise_report, noise_section, started_line, teacher_words, with_webcam_noise
+from models.face_card import (
+    average_words,
+    noise_report,
+    noise_section,
+    started_line,
+    teacher_words,
+    with_webcam_noise,
+)
 from vision.faces import FAST_MODEL, FaceClassifier
 
 
@@ -54,3 +61,14 @@ def test_a_file_trained_on_from_another_is_set_beside_it():
     assert "(data/faces/faces-fast-13.onnx)" in line
     assert "held-out families 69.00% against 70.00%" in line
     assert started_line({}, {}, *now) == ""
+
+
+def test_an_averaged_file_says_how_it_was_made():
+    soup = {"base": "data/faces/faces-fast-13.onnx", "tuned": "data/faces/run-epoch7.pt", "share": 0.3}
+    command, text = average_words({"averaged": soup}, "faces-fast.onnx")
+    assert command.endswith(
+        "python -m models.average_faces --base data/faces/faces-fast-13.onnx"
+        " --tuned data/faces/run-epoch7.pt --share 0.3 --out models/faces-fast.onnx"
+    )
+    assert "each weight 30% of the way from\n  data/faces/faces-fast-13.onnx" in text
+    assert average_words({}, "faces-fast.onnx") == ("", "")

@@ -4,6 +4,7 @@ file fails clearly."""
 
 import json
 import re
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 import vision.faces
 from datasets.faces import HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_none, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS
+from datasets.faces.render import random_shoot, render_dice_set
 from models.face_card import accuracy_report, read_a_taught_set, read_all, teach_one_per_face
 from scoring.faces import ALL_LABELS, DIE_KINDS
 from vision.faces import (
@@ -228,11 +230,18 @@ def test_a_second_look_balances_the_white_and_stretches_the_contrast():
 
 def test_only_noisy_crops_count_as_noisy():
     rng = np.random.default_rng(FRESH_SEED)
-    clean = render_set(200, FRESH_SEED, TRAIN_FAMILIES)[0]  # sharp print, mild rendered noise
+    shoot = random_shoot(rng, "card_face")
+    mild, _ = render_dice_set(
+        "card_face", 1, 2, FRESH_SEED, shoot=replace(shoot, blur=0.0, noise=2.0, jpeg=None)
+    )
+    grainy, _ = render_dice_set(
+        "card_face", 1, 2, FRESH_SEED, shoot=replace(shoot, blur=0.0, noise=10.0, jpeg=None)
+    )
     grey = np.full((2, 64, 64, 3), 128, np.uint8)
     speckled = np.clip(grey + rng.normal(0, 10, grey.shape), 0, 255).astype(np.uint8)
-    assert not noisy(clean).any() and not noisy(grey).any()
-    assert noisy(speckled).all()
+    assert not noisy(mild).any() and not noisy(grey).any()
+    # white print clips some of the noise, so a few grainy faces estimate under the threshold
+    assert noisy(speckled).all() and noisy(grainy).mean() >= 0.9
 
 
 def test_a_noisy_crop_is_smoothed_before_it_is_read(monkeypatch):
