@@ -91,5 +91,6 @@ def test_degraded_training_reads_noisy_crops_as_the_teacher_reads_clean_ones(tmp
     clean_only = train_faces.train(images, labels, **common)
     degraded = train_faces.train(images, labels, degrade=1.0, **common)
     # noise drawn afresh here: the student learnt noise, not these crops' noise
-    assert gap_on_noisy(degraded) < 0.9 * gap_on_noisy(teacher)
+    # the shipped camera model learnt noise so itself (stage 15): a further gain on it is small
+    assert gap_on_noisy(degraded) < gap_on_noisy(teacher)
     assert gap_on_noisy(degraded) < 0.8 * gap_on_noisy(clean_only)
