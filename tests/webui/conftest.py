@@ -1,4 +1,8 @@
+import threading
+from contextlib import contextmanager
+
 import pytest
+import waitress
 
 from webui import create_app
 
@@ -43,3 +47,16 @@ class Api:
 @pytest.fixture
 def api(client):
     return Api(client)
+
+
+@contextmanager
+def under_waitress(app, threads: int):
+    """``app`` served by waitress on a free port, as ``dicescore serve`` runs it; its base URL.
+    The server is closed from its own loop's thread: closed from another, its loop's
+    ``select`` would meet a closed socket (EBADF) at every test's end."""
+    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+    threading.Thread(target=served.run, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{served.effective_port}"
+    finally:
+        served.trigger.pull_trigger(served.close)

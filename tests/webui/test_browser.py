@@ -13,8 +13,8 @@ import threading
 from pathlib import Path
 
 import pytest
-import waitress
 
+from tests.webui.conftest import under_waitress
 from tests.webui.test_camera import SETTLE, Frames, five_cubes, throw
 from webui.camera import Camera
 from webui.sources import RecordedRolls, feed
@@ -51,10 +51,8 @@ def chromium():
 @pytest.fixture
 def server(app):
     """The app under waitress, as ``dicescore serve`` runs it; its base URL."""
-    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=served.run, daemon=True).start()
-    yield f"http://127.0.0.1:{served.effective_port}"
-    served.close()
+    with under_waitress(app, threads=8) as url:
+        yield url
 
 
 @pytest.fixture

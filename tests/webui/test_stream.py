@@ -1,11 +1,9 @@
 import json
-import threading
 import urllib.request
 
 import pytest
-import waitress
 
-from tests.webui.conftest import Api
+from tests.webui.conftest import Api, under_waitress
 from webui import create_app
 
 
@@ -56,11 +54,8 @@ def test_a_stream_ends_so_that_closed_pages_free_their_thread(tmp_path, pip_race
 @pytest.fixture
 def served(app):
     """The app under waitress on a free port, as ``dicescore serve`` runs it."""
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    with under_waitress(app, threads=4) as url:
+        yield url
 
 
 def test_waitress_delivers_each_event_as_it_happens(served, api):
