@@ -71,6 +71,7 @@ def read_command(args: argparse.Namespace) -> None:
 
 def watch_command(args: argparse.Namespace) -> None:
     from scoring.faces import die_kind
+    from vision.framing import size_hint
     from vision.sources import Reconnecting, SourceError, open_source
     from vision.tracker import RollTracker
 
@@ -88,6 +89,9 @@ def watch_command(args: argparse.Namespace) -> None:
                 event = tracker.update(frame, lambda frame=frame: reader.read(frame))
                 if event is not None:
                     print(json.dumps(event.to_json()), flush=True)
+                    hint = size_hint(event.dice, args.dice)
+                    if hint:
+                        print(f"dicescore watch: {hint}", file=sys.stderr)
         except SourceError as error:  # a live source reconnects; a file or folder ends here
             fail("watch", str(error))
 

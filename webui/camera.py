@@ -42,6 +42,7 @@ from scoring.faces import DieKind, UnknownFace, die_kind
 from scoring.game import Event, IllegalMove
 from vision.detector import Detector, DetectorFileError
 from vision.faces import FAST_MODEL, FaceClassifier, ModelFileError
+from vision.framing import size_hint
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw
 from vision.sources import FrameSource, Reconnecting, SourceError, open_source
@@ -297,7 +298,8 @@ class Camera:
             self.view.set_status(f"watching {self.source.name}; the last roll was not scored: {error}")
             return
         save_crops(app, target.game_id, stored.seq, roll.crops)
-        self.view.set_status(f"watching {self.source.name}")
+        hint = size_hint(event.dice, target.die_kind)
+        self.view.set_status(f"watching {self.source.name}" + (f"; {hint}" if hint else ""))
         app.extensions["dicescore.changes"].notify()
 
     def publish(self, frame: np.ndarray, now: bool = False) -> None:

@@ -13,8 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
+from dicescore.cli import main
 from vision.detector import Detector
 from vision.faces import FAST_MODEL, FaceClassifier
+from vision.framing import size_hint
 from vision.pipeline import DiceReader
 from vision.tracker import RollTracker
 
@@ -237,3 +239,17 @@ def test_small_dice_in_a_12_megapixel_photo_are_found(models):
                 ).min() < face_side(die["quad"])
     assert shown == 24
     assert found >= 16
+
+
+def test_card_dice_this_small_ask_for_the_camera_closer_and_cubes_do_not(watched):
+    # faces about 20 px across in these 320x240 clips: a card's index is a blur, a Cubes face reads
+    assert all(size_hint(event.dice, "square-shooters") for event in watched["cards"][0])
+    assert not any(size_hint(event.dice, "cubes") for event in watched["demo"][0])
+
+
+def test_watch_prints_the_hint_beside_the_rolls(capsys):
+    main(["watch", "--source", str(CLIPS["cards"][0]), "--dice", "square-shooters"])
+    out, err = capsys.readouterr()
+    rolls = out.splitlines()
+    assert len(rolls) == 3 and all(json.loads(line)["dice"] for line in rolls)
+    assert err.count("dicescore watch: the dice look small to the camera") == 3

@@ -13,6 +13,7 @@ import pytest
 import vision.detector
 import vision.sources
 from dicescore.cli import main
+from dicescore.ledger import Ledger
 from scoring.faces import CUBES_DICE, SQUARE_SHOOTERS
 from tests.vision.test_pipeline import stand_in_detector
 from tests.webui.conftest import Api
@@ -20,6 +21,7 @@ from vision.detector import Detector
 from vision.faces import FaceReading
 from vision.readings import DieReadings
 from vision.sources import FrameSource, SourceError
+from vision.tracker import RollEvent
 from webui.camera import Camera, NoCamera, demo_camera, guess_faces
 from webui.sources import DemoRolls, open_source, start
 
@@ -203,6 +205,26 @@ def test_a_classifier_that_fails_to_learn_does_not_fail_the_correction(app, api,
     assert response.status_code == 201
     assert api.view(game_id)["totals"][roll["player"]] == 12
     assert "could not learn it as 6" in caplog.text and "disk full" in caplog.text
+
+
+def test_a_roll_of_dice_small_in_the_picture_asks_for_the_camera_closer(app, api, pip_dice):
+    detector, classifier, _ = pip_dice
+    game_id = api.new_game()  # the pip race: two d6 a roll
+    camera = Camera(lambda: Frames([]), detector, classifier)
+    squares = [[[x, 100], [x + 10, 100], [x + 10, 110], [x, 110]] for x in (100, 200)]
+    small = DieReadings.from_quads(squares).with_faces(
+        [FaceReading("3", 0.9, [("3", 0.9)]), FaceReading("5", 0.8, [("5", 0.8)])]
+    )
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        camera.record(app, ledger, RollEvent(small, frame=10, seconds=0.1))
+    finally:
+        ledger.close()
+    assert events(api, game_id)[-1]["faces"] == ["3", "5"]  # scored all the same
+    assert camera.view.status == (
+        "watching test camera; the dice look small to the camera (top faces about 10 px across;"
+        " d6 dice read best from 14 px): move the camera closer or zoom in"
+    )
 
 
 def test_a_roll_entered_by_hand_teaches_nothing_and_loads_no_model(app, api):
