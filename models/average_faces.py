@@ -1,8 +1,8 @@
 """Average two face models' weights (a "model soup") into one ONNX file:
 
-    python -m models.average_faces --base models/faces-fast.onnx \\
+    python -m models.average_faces --base data/faces/faces-fast-13.onnx \\
         --tuned data/faces/checkpoint-40-500000-scenes68436-distilled-degraded0.5-epoch7.pt \\
-        --share 0.3 --out models/faces-fast.onnx
+        --recipe-from data/faces/faces-fast.onnx --share 0.3 --out models/faces-fast.onnx
 
 ``--tuned`` must have been trained on from ``--base`` (``train_faces --init BASE.onnx``), so
 that the two lie in one basin of the loss and their folded norms are the same: the average

@@ -763,14 +763,14 @@ def average_words(recipe: dict, model_name: str) -> tuple[str, str]:
         return "", ""
     command = (
         f" --no-card --out data/faces`, then `python -m models.average_faces --base {soup['base']}"
-        f" --tuned {soup['tuned']} --share {soup['share']:g} --out models/{model_name}"
+        f" --tuned {soup['tuned']} --recipe-from data/faces/{model_name} --share {soup['share']:g}"
+        f" --out models/{model_name}"
     )
     text = f"""
   This file is not that run's network but the average of its weights and those it started
   from (`python -m models.average_faces`): each weight {soup["share"]:.0%} of the way from
-  {soup["base"]} to the run's last checkpoint, {soup["tuned"]}.
-  The run alone read noisy crops far better and clean ones a little worse; the average keeps
-  most of each (docs/vision.md)."""
+  {soup["base"]} to the run's last checkpoint, {soup["tuned"]}
+  (docs/vision.md compares the three)."""
     return command, text
 
 

@@ -68,7 +68,8 @@ def test_an_averaged_file_says_how_it_was_made():
     command, text = average_words({"averaged": soup}, "faces-fast.onnx")
     assert command.endswith(
         "python -m models.average_faces --base data/faces/faces-fast-13.onnx"
-        " --tuned data/faces/run-epoch7.pt --share 0.3 --out models/faces-fast.onnx"
+        " --tuned data/faces/run-epoch7.pt --recipe-from data/faces/faces-fast.onnx --share 0.3"
+        " --out models/faces-fast.onnx"
     )
     assert "each weight 30% of the way from\n  data/faces/faces-fast-13.onnx" in text
     assert average_words({}, "faces-fast.onnx") == ("", "")
