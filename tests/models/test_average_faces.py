@@ -7,17 +7,12 @@ import torch
 
 from models import average_faces, train_faces
 from models.face_net import FaceNet, from_onnx
+from tests.models.nets import face_net_as_if_trained
 
 
 @pytest.fixture
 def base_and_tuned(tmp_path):
-    torch.manual_seed(0)
-    base = FaceNet(len(train_faces.LABELS), width=16)
-    for module in base.modules():  # norms that do something, as after training
-        if isinstance(module, torch.nn.BatchNorm2d):
-            module.running_mean.uniform_(-0.2, 0.2)
-            module.bias.data.uniform_(-0.2, 0.2)
-    train_faces.export(base, tmp_path / "base.onnx", {"seed": 3})
+    train_faces.export(face_net_as_if_trained(), tmp_path / "base.onnx", {"seed": 3})
     tuned = from_onnx(tmp_path / "base.onnx")
     with torch.no_grad():  # a fine-tune moves every weight, norms frozen
         for name, value in tuned.state_dict().items():

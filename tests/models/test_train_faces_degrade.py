@@ -10,7 +10,8 @@ from torch.nn import functional as F
 
 from datasets.faces import render_set
 from models import train_faces
-from models.face_net import FaceNet, from_onnx
+from models.face_net import from_onnx
+from tests.models.nets import face_net_as_if_trained
 from vision.faces import FAST_MODEL, noisy, smooth_noisy
 
 
@@ -29,14 +30,7 @@ def test_the_shipped_camera_model_rebuilds_exactly():
 
 
 def test_a_trained_export_rebuilds_with_its_norms_folded(tmp_path):
-    torch.manual_seed(0)
-    model = FaceNet(len(train_faces.LABELS), width=16)
-    for module in model.modules():  # norms that do something, as after training
-        if isinstance(module, torch.nn.BatchNorm2d):
-            module.running_mean.uniform_(-0.2, 0.2)
-            module.running_var.uniform_(0.5, 2.0)
-            module.weight.data.uniform_(0.5, 1.5)
-    train_faces.export(model, tmp_path / "faces-fast.onnx", {})
+    train_faces.export(face_net_as_if_trained(), tmp_path / "faces-fast.onnx", {})
     x = torch.rand(4, 3, 64, 64)
     with torch.no_grad():
         rebuilt_logits, _ = from_onnx(tmp_path / "faces-fast.onnx")(x)
