@@ -18,6 +18,7 @@ from vision.readings import DieReadings
 
 # the face's side in frame pixels from which each kind of die reads near its best
 READABLE_SIDE_PX = {"square-shooters": 26, "cubes": 14, "d6": 14}
+PLAYERS_WORDS = {"square-shooters": "card dice", "cubes": "Cubes dice", "d6": "pip dice"}
 
 
 def size_hint(dice: DieReadings, kind: str) -> str | None:
@@ -31,6 +32,6 @@ def size_hint(dice: DieReadings, kind: str) -> str | None:
     if side >= readable:
         return None
     return (
-        f"the dice look small to the camera (top faces about {side:.0f} px across; {kind} dice"
+        f"the dice look small to the camera (top faces about {side:.0f} px across; {PLAYERS_WORDS[kind]}"
         f" read best from {readable} px): move the camera closer or zoom in"
     )

@@ -24,7 +24,7 @@ def test_dice_big_enough_for_their_kind_give_no_hint():
 def test_small_dice_ask_for_the_camera_closer_naming_their_size():
     hint = size_hint(dice_of_sides(18, 19, 21), "square-shooters")
     assert hint == (
-        "the dice look small to the camera (top faces about 19 px across; square-shooters dice"
+        "the dice look small to the camera (top faces about 19 px across; card dice"
         " read best from 26 px): move the camera closer or zoom in"
     )
 

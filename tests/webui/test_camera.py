@@ -223,7 +223,7 @@ def test_a_roll_of_dice_small_in_the_picture_asks_for_the_camera_closer(app, api
     assert events(api, game_id)[-1]["faces"] == ["3", "5"]  # scored all the same
     assert camera.view.status == (
         "watching test camera; the dice look small to the camera (top faces about 10 px across;"
-        " d6 dice read best from 14 px): move the camera closer or zoom in"
+        " pip dice read best from 14 px): move the camera closer or zoom in"
     )
 
 
