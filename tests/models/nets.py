@@ -1,6 +1,7 @@
 """Small networks for the model tests."""
 
 import torch
+from torch.nn import functional as F
 
 from models import train_faces
 from models.face_net import FaceNet
@@ -18,3 +19,17 @@ def face_net_as_if_trained(width: int = 16) -> FaceNet:
             module.weight.data.uniform_(0.5, 1.5)
             module.bias.data.uniform_(-0.2, 0.2)
     return model
+
+
+def softened(model, x: torch.Tensor) -> torch.Tensor:
+    """``model``'s readings of ``x`` as distillation softens them (train_faces.DISTIL_TEMPERATURE)."""
+    with torch.no_grad():
+        return F.softmax(model(x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
+
+
+def gap_to(taught: torch.Tensor, student, x: torch.Tensor) -> float:
+    """How far ``student``'s softened readings of ``x`` lie from ``taught`` (KL divergence),
+    the distillation loss's own measure."""
+    with torch.no_grad():
+        guess = F.log_softmax(student(x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
+    return F.kl_div(guess, taught, reduction="batchmean").item()

@@ -6,12 +6,11 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 import torch
-from torch.nn import functional as F
 
 from datasets.faces import render_set
 from models import train_faces
 from models.face_net import from_onnx
-from tests.models.nets import face_net_as_if_trained
+from tests.models.nets import face_net_as_if_trained, gap_to, softened
 from vision.faces import FAST_MODEL, noisy, smooth_noisy
 
 
@@ -73,13 +72,10 @@ def test_degraded_training_reads_noisy_crops_as_the_teacher_reads_clean_ones(tmp
     worse = train_faces.webcam_degraded(np.random.default_rng(9), images, share=1.0)
     clean_x = train_faces.to_tensor(torch.from_numpy(images))
     noisy_x = train_faces.to_tensor(torch.from_numpy(worse))
-    with torch.no_grad():
-        taught = F.softmax(teacher(clean_x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
+    taught = softened(teacher, clean_x)
 
     def gap_on_noisy(student):
-        with torch.no_grad():
-            guess = F.log_softmax(student(noisy_x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
-        return F.kl_div(guess, taught, reduction="batchmean").item()
+        return gap_to(taught, student, noisy_x)
 
     common = dict(epochs=16, batch=64, seed=1, lr=3e-4, init=FAST_MODEL, teacher=teacher)
     clean_only = train_faces.train(images, labels, **common)

@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 import pytest
 import torch
-from torch.nn import functional as F
 
 from datasets.faces import NONE, render_set
 from models import train_faces
@@ -30,6 +29,7 @@ from models.train_faces import (
     scene_samples,
     scene_truths,
 )
+from tests.models.nets import gap_to, softened
 from vision.faces import FaceClassifier
 
 FIXTURES = Path(__file__).parent.parent / "vision" / "fixtures" / "scenes"
@@ -158,13 +158,10 @@ def test_a_teacher_pulls_the_student_towards_its_readings(tmp_path, monkeypatch)
     torch.manual_seed(0)
     teacher = FaceNet(len(train_faces.LABELS), width=16).eval()
     x = train_faces.to_tensor(torch.from_numpy(images))
-    with torch.no_grad():
-        taught = F.softmax(teacher(x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
+    taught = softened(teacher, x)
 
     def gap_to_teacher(student):
-        with torch.no_grad():
-            guess = F.log_softmax(student(x)[0] / train_faces.DISTIL_TEMPERATURE, dim=1)
-        return F.kl_div(guess, taught, reduction="batchmean").item()
+        return gap_to(taught, student, x)
 
     alone = train_faces.train(images, labels, epochs=2, batch=64, seed=1, lr=3e-3)
     distilled = train_faces.train(images, labels, epochs=2, batch=64, seed=1, lr=3e-3, teacher=teacher)
