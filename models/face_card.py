@@ -685,6 +685,10 @@ def quantized_lines(recipe: dict, unquantized: dict | None, trained, heldout, co
   (this file: {trained["accuracy"]:.2%}, {heldout["accuracy"]:.2%}, {corner["accuracy"]:.2%});
   9 crops took it {unquantized["latency"]["median"]:.2f} ms against {latency["median"]:.2f} ms
   (one turn, same run)."""
+    else:  # data/ is not committed: a later machine may not have the float file
+        lines += f"""
+  {how["from"]} is not on the machine that wrote this card, so the two are not compared
+  here; docs/vision.md ("Training on a GPU") has the float model's figures."""
     return lines
 
 

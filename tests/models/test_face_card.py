@@ -1,4 +1,4 @@
-"""The face card's webcam-noise measure and how it names a teacher."""
+"""The face card's webcam-noise measure, how it names a teacher, and how it describes an 8-bit file."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from models.face_card import (
     average_words,
     noise_report,
     noise_section,
+    quantized_lines,
     started_line,
     teacher_words,
     with_webcam_noise,
@@ -73,3 +74,18 @@ def test_an_averaged_file_says_how_it_was_made():
     )
     assert "each weight 30% of the way from\n  data/faces/faces-fast-13.onnx" in text
     assert average_words({}, "faces-fast.onnx") == ("", "")
+
+
+def test_an_8_bit_card_compares_its_float_model_only_when_the_file_is_there():
+    recipe = {
+        "quantized": {"from": "data/faces/w96.onnx", "weights": "int8", "activations": "uint8", "calibration": "1000 crops"}
+    }
+    ours = [{"accuracy": a} for a in (0.95, 0.79, 0.93)]
+    timing = {"median": 4.5}
+    float_model = {"size_mb": 5.2, "latency": {"median": 11.0}, "trained": 0.96, "heldout": 0.8, "corner": 0.94}
+    compared = quantized_lines(recipe, float_model, *ours, timing)
+    assert "96.00%, 80.00% and 94.00%" in compared and "(this file: 95.00%, 79.00%, 93.00%)" in compared
+    missing = quantized_lines(recipe, None, *ours, timing)
+    assert "data/faces/w96.onnx is not on the machine that wrote this card" in missing
+    assert "docs/vision.md" in missing and "%" not in missing
+    assert quantized_lines({}, None, *ours, timing) == ""
