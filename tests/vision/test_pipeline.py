@@ -13,7 +13,15 @@ import vision.detector
 import vision.faces
 import vision.pipeline
 from dicescore.cli import main
-from vision.detector import Detector, DetectorFileError, decode, keep_similar_sizes, like_sized, merge
+from vision.detector import (
+    Detector,
+    DetectorFileError,
+    cut_window,
+    decode,
+    keep_similar_sizes,
+    like_sized,
+    merge,
+)
 from vision.faces import FaceReading
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw, order_corners, rectify
@@ -247,6 +255,39 @@ def test_a_photo_drops_a_find_nearer_a_surer_one_than_two_top_faces_can_lie(tmp_
     detector.detect = lambda image: found.mirrored(640)  # the mirror look sees all three
     kept = DiceReader("d6", detector, FakeClassifier()).read(np.zeros((480, 640, 3), np.uint8), still=True)
     assert sorted(kept.centers.tolist()) == [[120, 120], [162, 120]]
+
+
+def square_at(centre, side):
+    x, y, h = centre[0], centre[1], side / 2
+    return np.float32([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
+
+
+def test_a_photos_finds_are_looked_at_again_with_the_face_at_the_networks_best_size(tmp_path, monkeypatch):
+    # The stand-in sees a 12-px face at network pixel (34, 26), near the middle of its 64x48
+    # view.  Shown at 12 px, the 60-px find centred on (300, 200) gets a window 320x240 from
+    # (140, 80), where that face lies at (170, 130), as big as the find: its quad moves there.
+    detector = Detector(stand_in_detector(tmp_path / "middle.onnx", dice=((8, 6, False),)))
+    frame = np.zeros((480, 640, 3), np.uint8)
+    found = DieReadings.from_quads([square_at((300, 200), 60)], scores=[0.7], cocked=[True])
+    monkeypatch.setattr(vision.detector, "REFINE_SIDE", 12)
+    refined = detector.refined(frame, found)
+    assert refined.centers.tolist() == [[310, 210]] and refined.sizes == pytest.approx([60])
+    assert refined.scores.tolist() == [pytest.approx(0.7)] and refined.cocked.tolist() == [True]
+    # shown at 24 px the window's face is half the find's size: another die, so the quad stays
+    monkeypatch.setattr(vision.detector, "REFINE_SIDE", 24)
+    assert detector.refined(frame, found).quads.tolist() == found.quads.tolist()
+    # a window with nothing in it, and no finds at all, change nothing
+    empty = Detector(stand_in_detector(tmp_path / "none.onnx", dice=()))
+    assert empty.refined(frame, found).quads.tolist() == found.quads.tolist()
+    assert len(detector.refined(frame, DieReadings.empty())) == 0
+
+
+def test_a_window_past_the_frame_is_painted_where_it_leaves_it():
+    frame = np.arange(5 * 6 * 3, dtype=np.uint8).reshape(5, 6, 3)
+    window = cut_window(frame, -2, -1, 4, 3, [9, 9, 9])
+    assert window.shape == (3, 4, 3)
+    assert window[..., 0].tolist() == [[9, 9, 9, 9], [9, 9, 0, 3], [9, 9, 18, 21]]
+    assert (cut_window(frame, 10, 10, 4, 4, [9, 9, 9]) == 9).all()  # wholly outside
 
 
 def test_a_tiny_photo_is_searched_whole_without_quarters(model):
