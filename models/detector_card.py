@@ -384,7 +384,7 @@ def write_card(
         "tiles, and the frame shrunk further for dice that fill it; a die is kept when two passes",
         "see it or one is sure of it), then checked against the whole frame mirrored (an unsure find",
         "must be seen there too), and each find looked at again in a window that shows its face",
-        "at 32 px of the network's input, whose find there gives its corners (`Detector.refined`);",
+        "at 32 px of the network's input, the find there averaged into its corners (`Detector.refined`);",
         "its faces are read at four turns, and an unsure one shown",
         "again four ways too (`FaceClassifier.classify`'s second look) and cut again from its",
         "quad grown and shrunk (`DiceReader.recut_unsure`). Frames far from 4:3",

@@ -53,9 +53,10 @@ TOP_FACES_APART = 0.9
 # nearer find must also be this much less sure to go (see ``without_side_faces``).
 VIDEO_SIDE_FACE_MARGIN = 0.15
 # A photo's find is looked at again with its face this many pixels across in the network's
-# input, and the find there replaces its corners if it lies within REFINE_SHIFT of a face of
-# it and is REFINE_SIZE times as big (``Detector.refined``). Chosen on the 1280x960 held-out d6
-# photos, as they are and padded to 2560x960, among 32-56 px, 0.15-0.5 and 0.7-1.4 or any size.
+# input, and the find there is averaged into its corners if it lies within REFINE_SHIFT of a
+# face of it and is REFINE_SIZE times as big (``Detector.refined``). Chosen on the 1280x960
+# held-out d6 photos, as they are and padded to 2560x960, among 32-56 px, 0.15-0.5 and
+# 0.7-1.4 or any size, and averaging against replacing (docs/vision.md).
 REFINE_SIDE = 32
 REFINE_SHIFT = 0.25
 REFINE_SIZE = (0.7, 1.4)
@@ -118,11 +119,12 @@ class Detector:
 
     def refined(self, frame: np.ndarray, found: DieReadings) -> DieReadings:
         """Each find looked at again in a window around it that shows its face at
-        ``REFINE_SIDE`` pixels of the network's input, where its corners come out best; the
-        window's find nearest the die's centre gives the quad if it is the same die (within
-        ``REFINE_SHIFT`` of a face, its side within ``REFINE_SIZE`` times).  A photo's merged
-        finds often come from a pass that saw the die small or cut by a tile, so their corners
-        are off and the face is read from a worse crop."""
+        ``REFINE_SIDE`` pixels of the network's input; the window's find nearest the die's
+        centre, if it is the same die (within ``REFINE_SHIFT`` of a face, its side within
+        ``REFINE_SIZE`` times), is averaged into the quad.  A photo's merged finds often
+        come from a pass that saw the die small or cut by a tile, so their corners are off
+        and the face is read from a worse crop; two looks at a die err apart, and their mean
+        errs less than either (a pip die's face cut too tight reads as fewer pips)."""
         if len(found) == 0:
             return found
         quads = found.quads.copy()
@@ -139,7 +141,7 @@ class Detector:
             nearest = int(np.argmin(distances))
             ratio = again.sizes[nearest] / max(float(side), 1.0)
             if distances[nearest] < REFINE_SHIFT * side and REFINE_SIZE[0] <= ratio <= REFINE_SIZE[1]:
-                quads[i] = again.quads[nearest]
+                quads[i] = averaged(quads[i], again.quads[nearest])
         return replace(found, quads=quads)
 
     def passes_at_scales(self, frame: np.ndarray) -> list[DieReadings]:
@@ -232,6 +234,13 @@ class Detector:
             value=fill,
         )
         return small, 1 / fit, np.float32([left, top])
+
+
+def averaged(quad: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The mean of two quads of one face, ``other``'s corners taken in the turn of their
+    cyclic order nearest ``quad``'s (the detector has no first corner)."""
+    turned = min((np.roll(other, k, 0) for k in range(4)), key=lambda q: float(np.linalg.norm(q - quad)))
+    return ((quad + turned) / 2).astype(np.float32)
 
 
 def cut_window(frame: np.ndarray, x0: int, y0: int, width: int, height: int, fill) -> np.ndarray:

@@ -16,6 +16,7 @@ from dicescore.cli import main
 from vision.detector import (
     Detector,
     DetectorFileError,
+    averaged,
     cut_window,
     decode,
     keep_similar_sizes,
@@ -265,13 +266,14 @@ def square_at(centre, side):
 def test_a_photos_finds_are_looked_at_again_with_the_face_at_the_networks_best_size(tmp_path, monkeypatch):
     # The stand-in sees a 12-px face at network pixel (34, 26), near the middle of its 64x48
     # view.  Shown at 12 px, the 60-px find centred on (300, 200) gets a window 320x240 from
-    # (140, 80), where that face lies at (170, 130), as big as the find: its quad moves there.
+    # (140, 80), where that face lies at (170, 130), as big as the find: the quad moves
+    # halfway there, the mean of the two looks.
     detector = Detector(stand_in_detector(tmp_path / "middle.onnx", dice=((8, 6, False),)))
     frame = np.zeros((480, 640, 3), np.uint8)
     found = DieReadings.from_quads([square_at((300, 200), 60)], scores=[0.7], cocked=[True])
     monkeypatch.setattr(vision.detector, "REFINE_SIDE", 12)
     refined = detector.refined(frame, found)
-    assert refined.centers.tolist() == [[310, 210]] and refined.sizes == pytest.approx([60])
+    assert refined.centers.tolist() == [[305, 205]] and refined.sizes == pytest.approx([60])
     assert refined.scores.tolist() == [pytest.approx(0.7)] and refined.cocked.tolist() == [True]
     # shown at 24 px the window's face is half the find's size: another die, so the quad stays
     monkeypatch.setattr(vision.detector, "REFINE_SIDE", 24)
@@ -280,6 +282,12 @@ def test_a_photos_finds_are_looked_at_again_with_the_face_at_the_networks_best_s
     empty = Detector(stand_in_detector(tmp_path / "none.onnx", dice=()))
     assert empty.refined(frame, found).quads.tolist() == found.quads.tolist()
     assert len(detector.refined(frame, DieReadings.empty())) == 0
+
+
+def test_two_quads_of_one_face_average_corner_by_corner_whatever_corner_each_starts_at():
+    quad = square_at((50, 50), 20)
+    other = np.roll(square_at((54, 50), 24), 2, 0)  # bigger, further right, from another corner
+    assert averaged(quad, other).tolist() == square_at((52, 50), 22).tolist()
 
 
 def test_a_window_past_the_frame_is_painted_where_it_leaves_it():
