@@ -14,6 +14,7 @@ the metadata (``input_width``, ``input_height``, ``stride``); outputs at 1/strid
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -129,12 +130,19 @@ class Detector:
             return found
         quads = found.quads.copy()
         fill = [float(v) for v in cv2.mean(frame)[:3]]
+        halvings = {0: frame}  # the frame halved so many times
         for i, (centre, side) in enumerate(zip(found.centers, found.sizes)):
-            zoom = REFINE_SIDE / max(float(side), 1.0)  # network pixels per frame pixel
+            # A big die is cut from the frame halved until its window is at most twice the
+            # network's input: a die filling a 48-megapixel photo would want a window of GBs.
+            times = max(0, math.ceil(math.log2(max(float(side), 1.0) / (2 * REFINE_SIDE))))
+            while times not in halvings:
+                halvings[len(halvings)] = cv2.pyrDown(halvings[len(halvings) - 1])
+            scale = 2.0**times
+            zoom = REFINE_SIDE / max(float(side) / scale, 1.0)  # network pixels per pixel cut
             width, height = round(self.width / zoom), round(self.height / zoom)
-            x0, y0 = round(centre[0] - width / 2), round(centre[1] - height / 2)
-            window = cut_window(frame, x0, y0, width, height, fill)
-            again = self.detect(window).shifted((x0, y0))
+            x0, y0 = round(centre[0] / scale - width / 2), round(centre[1] / scale - height / 2)
+            window = cut_window(halvings[times], x0, y0, width, height, fill)
+            again = self.detect(window).shifted((x0, y0)).scaled(scale)
             if len(again) == 0:
                 continue
             distances = np.linalg.norm(again.centers - centre, axis=1)
@@ -246,7 +254,6 @@ def averaged(quad: np.ndarray, other: np.ndarray) -> np.ndarray:
 def cut_window(frame: np.ndarray, x0: int, y0: int, width: int, height: int, fill) -> np.ndarray:
     """The ``width`` x ``height`` window of ``frame`` from (x0, y0), painted ``fill`` where it
     leaves the frame."""
-    frame_h, frame_w = frame.shape[:2]
     inside = frame[max(y0, 0) : max(y0 + height, 0), max(x0, 0) : max(x0 + width, 0)]
     top, left = max(-y0, 0), max(-x0, 0)
     bottom, right = height - top - inside.shape[0], width - left - inside.shape[1]

@@ -284,6 +284,23 @@ def test_a_photos_finds_are_looked_at_again_with_the_face_at_the_networks_best_s
     assert len(detector.refined(frame, DieReadings.empty())) == 0
 
 
+def test_a_die_filling_a_big_photo_is_looked_at_again_in_a_window_of_bounded_size(tmp_path, monkeypatch):
+    detector = Detector(stand_in_detector(tmp_path / "middle.onnx", dice=((8, 6, False),)))  # 64x48
+    shown = []
+    detect = detector.detect
+    detector.detect = lambda image: shown.append(image.shape[:2]) or detect(image)
+    monkeypatch.setattr(vision.detector, "REFINE_SIDE", 12)  # the stand-in's face size
+    # At the frame's scale a 1000-px face would want a window of 5333x4000 pixels; the frame
+    # is halved six times first (to 16x13), so the window is 83x62: under twice the input.
+    found = DieReadings.from_quads([square_at((500, 400), 1000)])
+    refined = detector.refined(np.zeros((800, 1000, 3), np.uint8), found)
+    assert shown == [(62, 83)]
+    # the window's find, a little below and right of its middle, mapped back and averaged in
+    assert refined.sizes == pytest.approx([1000], rel=0.01)
+    shift = refined.centers[0] - found.centers[0]
+    assert (shift > 0).all() and np.linalg.norm(shift) < 0.25 * 1000
+
+
 def test_two_quads_of_one_face_average_corner_by_corner_whatever_corner_each_starts_at():
     quad = square_at((50, 50), 20)
     other = np.roll(square_at((54, 50), 24), 2, 0)  # bigger, further right, from another corner
