@@ -131,7 +131,7 @@ class Detector:
         quads = found.quads.copy()
         fill = [float(v) for v in cv2.mean(frame)[:3]]
         halvings = {0: frame}  # the frame halved so many times
-        for i, (centre, side) in enumerate(zip(found.centers, found.sizes)):
+        for i, (centre, side) in enumerate(zip(found.centers, found.sizes, strict=True)):
             # A big die is cut from the frame halved until its window is at most twice the
             # network's input: a die filling a 48-megapixel photo would want a window of GBs.
             times = max(0, math.ceil(math.log2(max(float(side), 1.0) / (2 * REFINE_SIDE))))
