@@ -178,8 +178,9 @@ def read_a_taught_set(
 
 def with_webcam_noise(crops, sigma: float, quality: int | None, seed: int = NOISE_SEED) -> list[np.ndarray]:
     """64 x 64 crops with Gaussian sensor noise of ``sigma`` grey levels and JPEG at ``quality``
-    (none for None), the same for every model measured.  Not ``datasets.faces.render.sensor``:
-    its ``cv2.randn`` gives a 3-channel picture noise in the blue channel only (docs/vision.md)."""
+    (none for None), the same for every model measured.  Not ``datasets.faces.render.sensor``,
+    which noises the full-size render before it is shrunk: here the noise falls on the 64 px
+    crop the classifier reads, as a webcam's does on a die a few dozen pixels across."""
     rng = np.random.default_rng([seed, int(sigma)])
     out = []
     for crop in crops:

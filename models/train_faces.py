@@ -351,10 +351,8 @@ def train(
     for epoch in range(epochs):
         order = epoch_order(generator, pool_size, scene_size, scene_share)
         if degrade:
-            shown_pixels = torch.from_numpy(
-                degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders)
-            )
-            shown_pixels = shown_pixels.to(device)
+            degraded = degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders)
+            shown_pixels = torch.from_numpy(degraded).to(device)
         for b in range(epoch_size // batch):
             idx = order[b * batch : (b + 1) * batch].to(device)
             # Dice land turned any way: a random right-angle turn per batch quarter.
