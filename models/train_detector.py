@@ -67,9 +67,10 @@ def render_commands(folder: Path) -> list[str]:
     extra = tuple(style for style in opt_in if style in shown)
     if extra:
         seed += " --tables " + " ".join((own if shown & set(own) else ()) + extra)
+    leaning = " --leaning" if truths[0].get("leaning") else ""
     return [
         f"python -m datasets.scenes.render --out {folder} --start {first} --count {count} {seed} "
-        f"--views {views[f'scene{first:05d}']}"
+        f"--views {views[f'scene{first:05d}']}{leaning}"
         for first, count in runs
     ]
 

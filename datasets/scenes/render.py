@@ -231,6 +231,7 @@ def scene_job(
     views: int = 1,
     tables: tuple[str, ...] | None = None,
     translucent: bool = False,
+    leaning: bool = False,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
 
@@ -242,6 +243,8 @@ def scene_job(
     split's own (TRAIN_TABLES, HELDOUT_TABLES); each split may add its opt-in styles.
     ``translucent`` dice are clear coloured plastic under opaque paint, as casino dice are (no
     other choice changes, so the scene is the same scene with see-through dice).
+    ``leaning`` stands dice against a neighbour in every still of two or more dice, up to half
+    of them, where a scene otherwise has one or two in 40% of stills: leaning dice to learn from.
     """
     heldout = split == "heldout"
     allowed = HELDOUT_TABLES + MORE_HELDOUT_TABLES if heldout else TRAIN_TABLES + MORE_TRAIN_TABLES
@@ -316,8 +319,9 @@ def scene_job(
     if frames is None and rng.random() < 0.3:
         still_hand = resting_hand(rng, physics_frames, target, view)
     leans = []  # dice stood against a neighbour: cocked dice
-    if frames is None and count > 1 and rng.random() < 0.4:
-        for die in rng.choice(count, int(rng.integers(1, 3)), replace=False):
+    if frames is None and count > 1 and (rng.random() < 0.4 or leaning):
+        most = count // 2 if leaning else 2
+        for die in rng.choice(count, int(rng.integers(1, most + 1)), replace=False):
             leans.append({"die": int(die), "angle": float(rng.uniform(12, 35))})
     return {
         "name": f"scene{index:05d}" + (f"_roll{roll:02d}" if roll is not None else ""),
@@ -353,6 +357,7 @@ def scene_job(
         "kind": kind,
         "style": style,
         "split": split,
+        "leaning": leaning,
     }
 
 
@@ -464,7 +469,7 @@ def ground_truth(job: dict, frame: dict) -> dict:
         "split": job["split"],
         "table": job["style"],
         "dice": dice,
-    }
+    } | ({"leaning": True} if job.get("leaning") else {})
 
 
 def render_scene(
@@ -472,7 +477,7 @@ def render_scene(
 ) -> list[dict]:
     """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
     truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand,
-    views, tables, translucent)."""
+    views, tables, translucent, leaning)."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:
         job = scene_job(seed, index, split, Path(tmp), out, size, **clip)
@@ -509,6 +514,11 @@ def main(argv=None) -> int:
         action="store_true",
         help="clear plastic dice under opaque paint (casino dice; card dice clear white)",
     )
+    parser.add_argument(
+        "--leaning",
+        action="store_true",
+        help="dice stood against a neighbour in every scene, up to half of them (cocked dice to learn from)",
+    )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
         render_scene(
@@ -521,6 +531,7 @@ def main(argv=None) -> int:
             tables=tuple(args.tables) if args.tables else None,
             kind=args.dice,
             translucent=args.translucent,
+            leaning=args.leaning,
         )
     return 0
 

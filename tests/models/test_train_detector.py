@@ -42,13 +42,13 @@ def die(quad, visible=1.0, cocked=False):
     }
 
 
-def write_truths(folder, scenes, split="train"):
+def write_truths(folder, scenes, split="train", **more):
     """Truth files as datasets.scenes.render names them: {scene number: (views, table)}."""
     folder.mkdir()
     for number, (views, table) in scenes.items():
         for view in range(views):
             name = f"scene{number:05d}_v{view:02d}"
-            truth = {"image": name + ".png", "split": split, "table": table, "dice": []}
+            truth = {"image": name + ".png", "split": split, "table": table, "dice": []} | more
             (folder / f"{name}.json").write_text(json.dumps(truth))
 
 
@@ -67,6 +67,11 @@ def test_render_commands_remake_each_run_of_scene_numbers(tmp_path):
     assert render_commands(tmp_path / "paper") == [
         f"python -m datasets.scenes.render --out {tmp_path / 'paper'} --start 0 --count 1 --seed 9000 "
         "--split heldout --tables white_paper --views 3"
+    ]
+    write_truths(tmp_path / "leaning", {300: (3, "marble")}, split="heldout", leaning=True)
+    assert render_commands(tmp_path / "leaning") == [
+        f"python -m datasets.scenes.render --out {tmp_path / 'leaning'} --start 300 --count 1 --seed 9000 "
+        "--split heldout --views 3 --leaning"
     ]
 
 

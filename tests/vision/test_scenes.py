@@ -106,6 +106,25 @@ def test_translucent_dice_change_nothing_else_in_the_scene(tmp_path):
     assert json.dumps(clear).replace("clear", "T") == json.dumps(opaque).replace("opaque", "T")
 
 
+def test_leaning_scenes_stand_more_dice_and_change_nothing_else(tmp_path):
+    def job(index, leaning):
+        folder = tmp_path / f"{index}{leaning}"
+        folder.mkdir()
+        return scene_job(7, index, "train", folder, tmp_path, leaning=leaning)
+
+    plain = [job(i, False) for i in range(12)]
+    leaning = [job(i, True) for i in range(12)]
+    assert sum(len(j["leans"]) for j in leaning) >= 2 * sum(len(j["leans"]) for j in plain)
+    for a, b in zip(plain, leaning, strict=True):
+        assert len(b["leans"]) >= (len(b["dice"]) > 1) and len(b["leans"]) <= max(1, len(b["dice"]) // 2)
+        assert len({lean["die"] for lean in b["leans"]}) == len(b["leans"])
+        # the same dice, distractors, cameras and lights (the table's and the physics' draws come after)
+        same = ("dice", "distractors", "views", "camera", "lights", "hand")
+        assert json.dumps([a.get(k) for k in same]).replace("False", "T") == json.dumps(
+            [b.get(k) for k in same]
+        ).replace("True", "T")
+
+
 def test_a_translucent_die_is_clear_where_unpainted():
     atlas = np.full((2 * FACE, 3 * FACE, 3), (40, 40, 200), np.uint8)  # red plastic
     cv2.circle(atlas, (FACE // 2, FACE // 2), 12, (245, 245, 245), -1)  # a white pip
