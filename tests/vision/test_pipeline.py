@@ -23,8 +23,8 @@ from vision.detector import (
     like_sized,
     merge,
 )
-from vision.faces import FaceReading
-from vision.pipeline import DiceReader
+from vision.faces import SECOND_LOOK_BELOW, FaceReading
+from vision.pipeline import RECUT_BELOW, DiceReader
 from vision.readings import DieReadings, draw, order_corners, rectify
 
 W, H, STRIDE = 64, 48, 4  # the stand-in model's input size and output stride
@@ -461,6 +461,17 @@ def test_a_photos_unsure_face_is_cut_again_a_little_wider_and_tighter(model):
     # its reading replace the first; cut 10% tighter it reads no surer; the sure face is kept
     assert faces[0].confidence > 0.5 and crops[0].mean() > 0
     assert faces[1].confidence == 0.9 and crops[1].mean() == 0
+
+
+def test_faces_read_above_the_second_looks_bar_but_below_the_recut_bar_are_cut_again(model):
+    reader = DiceReader("d6", Detector(model), FakeClassifier())
+    frame = np.full((200, 200, 3), 255, np.uint8)  # every cut reads fully sure
+    quads = np.float32([[[50, 50], [150, 50], [150, 150], [50, 150]]] * 2)
+    crops = list(rectify(np.zeros_like(frame), quads))
+    faces = [FaceReading("1", (SECOND_LOOK_BELOW + RECUT_BELOW) / 2), FaceReading("6", RECUT_BELOW)]
+    reader.recut_unsure(frame, quads, faces, crops)
+    assert faces[0].confidence == 1.0 and crops[0].mean() == 255  # cut again, and surer
+    assert faces[1].confidence == RECUT_BELOW and crops[1].mean() == 0  # sure enough: untouched
 
 
 def test_unsure_finds_the_classifier_calls_no_face_are_dropped():
