@@ -30,7 +30,7 @@ NOT_A_FACE = 0.7  # classifier's probability of "no face" that drops an unsure f
 RECUTS = (1.12, 0.9)
 # Faces read below this are cut again: above the second look's bar (0.8), since a photo has
 # time to spare, and a pip die cut off centre can read a sure-looking 1 (session 17: 0.9 read
-# 1-8 more dice in each of six rendered sets and fewer in none; docs/vision.md).
+# more dice right in four of six rendered sets and fewer in none; docs/vision.md).
 RECUT_BELOW = 0.9
 
 
