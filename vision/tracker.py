@@ -6,7 +6,9 @@
         if event:
             print(event.to_json())
 
-Motion is frame differencing on a small blurred grey copy of each frame.  After motion, the
+Motion is frame differencing on a small blurred copy of each frame, after matching the
+previous frame's light to this one's (a flickering lamp or the camera's exposure changing is
+not dice moving: ``relit``).  After motion, the
 next ``settle_seconds`` of still frames are read and each die's face is decided by a vote
 over them (dice are matched across frames by the centre of their top face), so one misread
 frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
@@ -114,6 +116,8 @@ class RollTracker:
         if previous is None or previous.shape != small.shape:
             return False
         changed = cv2.absdiff(previous, small) > self.motion_level
+        if changed.mean() > self.motion_fraction:  # or only the light changed: match it, then look again
+            changed = cv2.absdiff(relit(previous, small), small) > self.motion_level
         if changed.mean() <= self.motion_fraction:
             return False
         self._moved = changed if self._moved is None else self._moved | changed
@@ -125,6 +129,19 @@ def shrink(frame: np.ndarray) -> np.ndarray:
     height = max(1, round(frame.shape[0] * MOTION_WIDTH / frame.shape[1]))
     small = cv2.resize(frame, (MOTION_WIDTH, height), interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(small, (5, 5), 0)
+
+
+def relit(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """``previous`` brightened or dimmed row by row to ``current``'s light, so that light
+    changing is not taken for dice moving.  A lamp flickering with the mains, or the camera
+    changing its exposure, scales whole rows (a rolling shutter sees flicker as bands that
+    drift down the frame); a moving die changes a few pixels of a row, which the row's
+    median ratio ignores.  Each channel has its own gain: white balance moves too."""
+    before = previous.astype(np.float32) + 1.0
+    after = current.astype(np.float32) + 1.0
+    gains = np.median(after / before, axis=1)  # rows x channels
+    gains = cv2.blur(gains[:, None, :], (1, 5))[:, 0, :]  # bands are smooth: steady the noisy rows
+    return np.clip(before * gains[:, None, :] - 1.0, 0, 255).astype(np.uint8)
 
 
 def hand_over_dice(small, moved, readings: DieReadings, width: int, area: tuple[float, float]) -> bool:

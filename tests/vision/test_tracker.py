@@ -1,12 +1,13 @@
 """RollTracker on drawn frame sequences with fake readings: one event per roll, the faces by
-vote, none for an empty table, none while a hand waves or rests over the dice."""
+vote, none for an empty table, none while a hand waves or rests over the dice, and none
+missed under a flickering lamp."""
 
 import cv2
 import numpy as np
 import pytest
 
 from vision.readings import DieReadings
-from vision.tracker import RollTracker, vote
+from vision.tracker import RollTracker, relit, vote
 
 FPS = 30
 SIZE = (240, 320)  # frame height, width
@@ -260,3 +261,37 @@ def test_vote_drops_a_die_seen_in_too_few_frames():
     both = table.readings()
     frames = [both] * 3 + [both[[0]]] * 5
     assert list(vote(frames).labels) == ["1"]
+
+
+def flickering(frames, depth, bands=0):
+    """``frames`` under a lamp on 50 Hz mains seen at 30 fps: the light beats at 10 Hz, by
+    ``depth`` either way; with ``bands``, a rolling shutter shows it as that many bands a frame."""
+    out = []
+    for n, frame in enumerate(frames):
+        rows = np.arange(frame.shape[0])[:, None, None] / frame.shape[0]
+        gain = 1 + depth * np.sin(2 * np.pi * (n * 100 / 30 + bands * rows))
+        out.append(np.clip(frame * gain, 0, 255).astype(np.uint8))
+    return out
+
+
+@pytest.mark.parametrize("bands", [0, 3])
+def test_a_flickering_lamp_is_no_motion(bands):
+    table, tracker = Table(colour=(150, 160, 170)), RollTracker(fps=FPS)
+    frames = still(table, 10) + table.roll(["2", "4", "6"]) + still(table, 40)
+    events = run(tracker, table, flickering(frames, 0.1, bands))
+    assert [e.labels for e in events] == [["2", "4", "6"]]
+    # unmatched, the same light reads as motion on every frame: no roll would ever settle
+    changed = cv2.absdiff(*flickering(still(table, 2), 0.1, bands)) > tracker.motion_level
+    assert changed.mean() > tracker.motion_fraction
+
+
+def test_relit_matches_light_row_by_row_but_not_a_moved_die():
+    table = Table(colour=(120, 140, 160))
+    before = table.frame()
+    gains = np.linspace(0.8, 1.2, SIZE[0])[:, None, None]  # brighter down the frame
+    after = np.clip(before * gains, 0, 255).astype(np.uint8)
+    assert np.abs(relit(before, after).astype(int) - after).max() <= 8
+    assert np.median(np.abs(relit(before, after).astype(int) - after)) <= 2
+    table.dice = [(100, 100, "5")]  # a die lands in the lit frame
+    landed = np.clip(table.frame() * gains, 0, 255).astype(np.uint8)
+    assert np.median(np.abs(relit(before, landed).astype(int) - landed)[90:110, 90:110]) > 40
