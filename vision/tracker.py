@@ -6,9 +6,10 @@
         if event:
             print(event.to_json())
 
-Motion is frame differencing on a small blurred copy of each frame, after matching the
-previous frame's light to this one's (a flickering lamp or the camera's exposure changing is
-not dice moving: ``relit``).  After motion, the
+Motion is frame differencing on a small blurred copy of each frame; where the frames
+differ, the previous one is matched to this one's place and light and compared again (a
+hand-held camera shaking, a flickering lamp or the camera's exposure changing is not dice
+moving: ``steadied``, ``relit``).  After motion, the
 next ``settle_seconds`` of still frames are read and each die's face is decided by a vote
 over them (dice are matched across frames by the centre of their top face), so one misread
 frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
@@ -18,6 +19,7 @@ last roll (a hand took some away, or a die missed then is seen now).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,6 +29,10 @@ import numpy as np
 from vision.readings import DieReading, DieReadings, quad_areas
 
 MOTION_WIDTH = 160  # motion is judged on frames this wide: cheap, and blind to sensor noise
+# A camera held in the hand sways less than this share of the width between two frames; a
+# bigger jump is the camera moved, which is motion like any other.
+MOST_SWAY = 0.02
+EDGE = 3  # pixels of a steadied frame's edge left out of the second comparison
 
 
 @dataclass(frozen=True)
@@ -116,8 +122,10 @@ class RollTracker:
         if previous is None or previous.shape != small.shape:
             return False
         changed = cv2.absdiff(previous, small) > self.motion_level
-        if changed.mean() > self.motion_fraction:  # or only the light changed: match it, then look again
-            changed = cv2.absdiff(relit(previous, small), small) > self.motion_level
+        if changed.mean() > self.motion_fraction:  # or only the camera or the light moved: match them
+            changed = cv2.absdiff(relit(steadied(previous, small), small), small) > self.motion_level
+            changed[:EDGE] = changed[-EDGE:] = False  # what came into view at the edge has no match
+            changed[:, :EDGE] = changed[:, -EDGE:] = False
         if changed.mean() <= self.motion_fraction:
             return False
         self._moved = changed if self._moved is None else self._moved | changed
@@ -129,6 +137,27 @@ def shrink(frame: np.ndarray) -> np.ndarray:
     height = max(1, round(frame.shape[0] * MOTION_WIDTH / frame.shape[1]))
     small = cv2.resize(frame, (MOTION_WIDTH, height), interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(small, (5, 5), 0)
+
+
+def steadied(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """``previous`` moved onto ``current`` when the whole picture shifted a little between
+    them: a phone held over the table shakes, and the table moving by a pixel is not dice
+    moving.  The shift is the peak of the two grey copies' phase correlation, which the still
+    table decides, not dice tumbling each their own way; but dice that all slide alike by
+    less than ``MOST_SWAY`` look like a sway, so a roll may settle a frame or two sooner."""
+    before = cv2.cvtColor(previous, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    after = cv2.cvtColor(current, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    (dx, dy), _ = cv2.phaseCorrelate(before, after, hanning(before.shape))
+    if np.hypot(dx, dy) > MOST_SWAY * previous.shape[1]:
+        return previous
+    shift = np.float32([[1, 0, dx], [0, 1, dy]])
+    return cv2.warpAffine(previous, shift, previous.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+
+
+@functools.cache
+def hanning(shape: tuple[int, int]) -> np.ndarray:
+    """The window that keeps a frame's edges out of its phase correlation."""
+    return cv2.createHanningWindow(shape[::-1], cv2.CV_32F)
 
 
 def relit(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
@@ -248,4 +277,10 @@ def all_seen_before(dice: DieReadings, before: DieReadings) -> bool:
         return False
     distance = np.linalg.norm(dice.centers[:, None] - before.centers[None], axis=2)
     nearest = distance.argmin(1)
-    return bool((distance[np.arange(len(dice)), nearest] < np.maximum(before.sizes[nearest] / 3, 3)).all())
+    offsets = dice.centers - before.centers[nearest]
+    # A camera held in the hand drifts: three dice or more all moved alike, by less than half
+    # a die, were not rolled (a throw scatters them; a push of them all is no throw either).
+    drift = np.median(offsets, 0)
+    if len(dice) >= 3 and np.linalg.norm(drift) < np.median(before.sizes) / 2:
+        offsets -= drift
+    return bool((np.linalg.norm(offsets, axis=1) < np.maximum(before.sizes[nearest] / 3, 3)).all())

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.readings import DieReadings
-from vision.tracker import RollTracker, relit, vote
+from vision.tracker import EDGE, MOST_SWAY, RollTracker, nothing_rolled, relit, shrink, steadied, vote
 
 FPS = 30
 SIZE = (240, 320)  # frame height, width
@@ -295,3 +295,60 @@ def test_relit_matches_light_row_by_row_but_not_a_moved_die():
     table.dice = [(100, 100, "5")]  # a die lands in the lit frame
     landed = np.clip(table.frame() * gains, 0, 255).astype(np.uint8)
     assert np.median(np.abs(relit(before, landed).astype(int) - landed)[90:110, 90:110]) > 40
+
+
+class Hand:
+    """A camera held in the hand: a slow sway and a tremor of about ``pixels``, frame after frame."""
+
+    def __init__(self, pixels, seed=0):
+        self.pixels, self.rng, self.n = pixels, np.random.default_rng(seed), 0
+
+    def shake(self, frames):
+        out = []
+        for frame in frames:
+            self.n += 1
+            dx = self.pixels * (np.sin(self.n / 9) + self.rng.normal(0, 0.5))
+            dy = self.pixels * (np.cos(self.n / 11) + self.rng.normal(0, 0.5))
+            shift = np.float32([[1, 0, dx], [0, 1, dy]])
+            out.append(cv2.warpAffine(frame, shift, frame.shape[1::-1], borderMode=cv2.BORDER_REFLECT))
+        return out
+
+
+def test_a_camera_held_in_the_hand_gives_each_roll_once():
+    table, tracker, hand = Table(), RollTracker(fps=FPS), Hand(2)
+    events = run(
+        tracker, table, hand.shake(still(table, 10) + table.roll(["1", "2", "3", "4"]) + still(table, 90))
+    )
+    events += run(
+        tracker, table, hand.shake(table.roll(["6", "5", "4", "3"], shift=(-20, 90)) + still(table, 90))
+    )
+    assert [e.labels for e in events] == [["1", "2", "3", "4"], ["6", "5", "4", "3"]]
+    # unsteadied, the tremor alone reads as motion
+    shaken = hand.shake(still(table, 2))
+    assert (cv2.absdiff(*shaken) > tracker.motion_level).mean() > tracker.motion_fraction
+
+
+def test_steadied_moves_the_last_frame_onto_this_one_unless_the_camera_jumped():
+    table = Table(seed=3)
+    table.dice = [(80, 70, "1"), (200, 150, "2")]
+    before = shrink(table.frame())  # as the tracker sees it
+    nudge = np.float32([[1, 0, 1.5], [0, 1, -1]])
+    after = cv2.warpAffine(before, nudge, before.shape[1::-1], borderMode=cv2.BORDER_REFLECT)
+    inner = (slice(EDGE, -EDGE), slice(EDGE, -EDGE))
+    assert cv2.absdiff(before, after)[inner].max() > RollTracker().motion_level  # moved, as it stands
+    assert (
+        cv2.absdiff(steadied(before, after), after)[inner].max() < RollTracker().motion_level
+    )  # no pixel moved
+    far = MOST_SWAY * before.shape[1] * 2
+    jumped = cv2.warpAffine(before, np.float32([[1, 0, far], [0, 1, 0]]), before.shape[1::-1])
+    assert steadied(before, jumped) is before
+
+
+def test_dice_that_all_moved_a_little_alike_were_not_rolled():
+    table = Table()
+    table.dice = [(60, 60, "1"), (120, 80, "2"), (180, 140, "3")]
+    before = table.readings()
+    table.dice = [(x + 7, y - 5, label) for x, y, label in table.dice]  # the camera drifted
+    assert nothing_rolled(table.readings(), before)
+    table.dice = [(x + 12 * (i - 1), y, label) for i, (x, y, label) in enumerate(table.dice)]  # spread
+    assert not nothing_rolled(table.readings(), before)
