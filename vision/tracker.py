@@ -270,9 +270,10 @@ def nothing_rolled(dice: DieReadings, before: DieReadings) -> bool:
 
 
 def all_seen_before(dice: DieReadings, before: DieReadings) -> bool:
-    """Every die lies where a die of the last roll lay: nothing was rolled (a hand passed over,
-    or took some dice away).  Faces are not compared: a die that has not moved shows the face
-    it showed, and a second look may misread it differently."""
+    """Every die lies where a die of the last roll lay, once a small drift of the camera shared
+    by all the dice is taken away: nothing was rolled (a hand passed over, or took some away).
+    Faces are not compared: a die that has not moved shows the face it showed, and a second
+    look may misread it differently."""
     if len(before) == 0:
         return False
     distance = np.linalg.norm(dice.centers[:, None] - before.centers[None], axis=2)
