@@ -265,8 +265,33 @@ def nothing_rolled(dice: DieReadings, before: DieReadings) -> bool:
     """The dice settled again without a roll: every die lies where a die of the last roll lay
     (a hand passed over, or took some away), or every die of the last roll still lies where it
     lay (nothing was picked up, so whatever is found besides is a die the last roll's reading
-    missed, not a new throw: no game here adds dice without picking any up)."""
-    return all_seen_before(dice, before) or all_seen_before(before, dice)
+    missed, not a new throw: no game here adds dice without picking any up), or the camera was
+    knocked and sees the same dice from elsewhere."""
+    return all_seen_before(dice, before) or all_seen_before(before, dice) or moved_as_one(dice, before)
+
+
+def moved_as_one(dice: DieReadings, before: DieReadings, least: int = 4) -> bool:
+    """The last roll's dice seen by a camera that was moved, turned or brought nearer: one
+    similarity (a shift, a turn, a scale of 0.8-1.25) takes every one of the ``least`` or more
+    dice onto a die now, within a third of a die.  A throw scatters the dice anew; three
+    could fall into the same triangle by chance, four in the same shape hardly."""
+    if len(dice) != len(before) or len(dice) < least:
+        return False
+    was = before.centers[:, 0] + 1j * before.centers[:, 1]  # points as complex numbers: z -> s z + t
+    now = dice.centers[:, 0] + 1j * dice.centers[:, 1]
+    far = int(np.argmax(np.abs(was - was[0])))  # the last roll's die 0 and the die farthest from it
+    reach = np.median(before.sizes) / 3
+    for k in range(len(now)):
+        for m in range(len(now)):
+            if k == m:
+                continue
+            scale = (now[m] - now[k]) / (was[far] - was[0])
+            if not 0.8 <= abs(scale) <= 1.25:
+                continue
+            mapped = scale * (was - was[0]) + now[k]
+            if (np.abs(mapped[:, None] - now[None]).min(1) < reach * abs(scale)).all():
+                return True
+    return False
 
 
 def all_seen_before(dice: DieReadings, before: DieReadings) -> bool:
