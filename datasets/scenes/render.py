@@ -469,7 +469,7 @@ def ground_truth(job: dict, frame: dict) -> dict:
         "split": job["split"],
         "table": job["style"],
         "dice": dice,
-    } | ({"leaning": True} if job.get("leaning") else {})
+    } | ({"leaning": True} if job["leaning"] else {})  # old truths stay as they were
 
 
 def render_scene(
