@@ -34,8 +34,8 @@ class Family:
 
 def card_ink(rng, label: str) -> np.ndarray:
     """Print colour of a card label: red or black, sometimes a four-colour deck, sometimes faded."""
-    suit = label[-1]
-    if label == "JOKER_RED" or (suit in "HD" and not label.startswith("JOKER")):
+    suit = "" if label.startswith("JOKER") else label[-1]  # "JOKER_RED" ends in D: no diamond
+    if label == "JOKER_RED" or suit in ("H", "D"):
         ink = np.array([rng.uniform(0.05, 0.3), rng.uniform(0.0, 0.2), rng.uniform(0.6, 0.9)])
         if suit == "D" and rng.random() < 0.08:  # four-colour decks print diamonds blue
             ink = np.array([rng.uniform(0.6, 0.85), rng.uniform(0.25, 0.45), rng.uniform(0.0, 0.15)])
@@ -69,6 +69,17 @@ def stamp(canvas, mask, cx, cy, height, ink, squeeze=1.0, flip=False, width=None
     region = canvas[y0 + ay0 : y0 + ay1, x0 + ax0 : x0 + ax1]
     region *= 1 - a
     region += a * np.asarray(ink, np.float32)
+
+
+def underline(canvas, cx, glyph_bottom, width, height, ink):
+    """A bar under a glyph ``height`` px tall, as dice mark a 6 and a 9 so that neither reads as
+    the other turned round."""
+    y = int(glyph_bottom + height * 0.12)
+    thickness = max(1, int(height * 0.08))
+    cv2.line(canvas, (int(cx - width / 2), y), (int(cx + width / 2), y), np.asarray(ink).tolist(), thickness)
+
+
+TURNS_INTO_ANOTHER = ("6", "9")  # ranks that read as each other upside down
 
 
 def pick_font(rng, fonts):
@@ -195,9 +206,14 @@ def draw_free_layout(rng, label, canvas, fonts):
     ink = card_ink(rng, label)
     rank, suit = split(label)
     mask, squeeze = rank_mask(rng, rank, fonts, condensed=rng.random() < 0.5)
+    # Neither layout tells which way up the face is, so a 6 or 9 is underlined.
+    marked = rank in TURNS_INTO_ANOTHER
     if rng.random() < 0.3:  # a centred rank with small suits in the corners
         h = S * rng.uniform(0.34, 0.48)
-        stamp(canvas, mask, S / 2, S / 2, h, ink, squeeze)
+        cy = S / 2 - (h * 0.1 if marked else 0)
+        stamp(canvas, mask, S / 2, cy, h, ink, squeeze)
+        if marked:
+            underline(canvas, S / 2, cy + h / 2, h * mask.shape[1] / mask.shape[0] * squeeze, h, ink)
         small = S * rng.uniform(0.14, 0.2)
         corners = [(0.18, 0.18), (0.82, 0.82), (0.82, 0.18), (0.18, 0.82)]
         for i, (x, y) in enumerate(corners[: 2 if rng.random() < 0.5 else 4]):
@@ -208,10 +224,14 @@ def draw_free_layout(rng, label, canvas, fonts):
     h = S * rng.uniform(0.26, 0.4)
     suit_h = h * rng.uniform(0.55, 0.95)
     distance = (h + suit_h) / 2 + S * rng.uniform(0.02, 0.08)
+    if marked:  # room for the bar when the suit lies below the rank
+        distance += 0.25 * h * max(0.0, direction[1])
     centre = S / 2 + rng.uniform(-0.04, 0.04, 2) * S
     rank_at = centre - direction * distance / 2
     suit_at = centre + direction * distance / 2
     stamp(canvas, mask, rank_at[0], rank_at[1], h, ink, squeeze)
+    if marked:
+        underline(canvas, rank_at[0], rank_at[1] + h / 2, h * mask.shape[1] / mask.shape[0] * squeeze, h, ink)
     stamp(canvas, suit_mask(rng, suit), suit_at[0], suit_at[1], suit_h, ink)
 
 
@@ -340,7 +360,9 @@ def draw_joker(rng, label, canvas, fonts):
             text = text_mask(pick_font(rng, fonts), "JOKER", weight(rng))
             wide = S * rng.uniform(0.55, 0.85)
             y = S * (0.5 if art == 2 else 0.8)
-            stamp(canvas, text, S / 2, y, wide * text.shape[0] / text.shape[1], second, width=wide)
+            # the word alone must carry a red joker's red
+            ink = main if art == 2 else second
+            stamp(canvas, text, S / 2, y, wide * text.shape[0] / text.shape[1], ink, width=wide)
         else:  # stacked letters in a corner, as on card indices
             font = pick_font(rng, fonts)
             h = S * rng.uniform(0.09, 0.12)
@@ -398,15 +420,11 @@ def draw_numeral(rng, label, canvas, fonts, ink, size):
     S = canvas.shape[0]
     mask = text_mask(pick_font(rng, fonts), label, weight(rng))
     squeeze = rng.uniform(0.75, 1.15)
-    underline = rng.random() < (0.6 if label in "69" else 0.25)
-    cy = S / 2 - (size * 0.08 if underline else 0)
+    marked = rng.random() < (0.6 if label in TURNS_INTO_ANOTHER else 0.25)
+    cy = S / 2 - (size * 0.08 if marked else 0)
     stamp(canvas, mask, S / 2, cy, size, ink, squeeze)
-    if underline:
-        w = size * mask.shape[1] / mask.shape[0] * squeeze
-        y = int(cy + size * 0.62)
-        cv2.line(
-            canvas, (int(S / 2 - w / 2), y), (int(S / 2 + w / 2), y), ink.tolist(), max(1, int(size * 0.08))
-        )
+    if marked:
+        underline(canvas, S / 2, cy + size / 2, size * mask.shape[1] / mask.shape[0] * squeeze, size, ink)
 
 
 def draw_numerals(rng, label, canvas, fonts):
