@@ -7,6 +7,7 @@ prototypes and compares them with the same cosine.
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
@@ -73,16 +74,14 @@ def from_onnx(path) -> FaceNet:
     Export folds each batch norm into the convolution before it, as a bias; the rebuilt
     network carries that bias in a batch norm that does nothing else (scale 1, statistics of
     zero mean and unit variance), so train it with its norms frozen (``freeze_norms``).  An
-    8-bit file (``models.quantize_faces``) has no float weights to rebuild from."""
+    8-bit file (``models.quantize_faces``) is rebuilt from its integers times their scales:
+    the weights it reads with, without the rounding of its activations."""
     import onnx
-    from onnx import numpy_helper
 
-    weights = {
-        item.name: torch.from_numpy(numpy_helper.to_array(item).copy())
-        for item in onnx.load(str(path)).graph.initializer
-    }
+    graph = onnx.load(str(path)).graph
+    weights = float_weights(graph)
     if "features.0.0.weight" not in weights:
-        raise ValueError(f"{path} is not a float FaceNet export (an 8-bit file cannot be trained on)")
+        raise ValueError(f"{path} is not a FaceNet export")
     model = FaceNet(int(weights["permute"].shape[1]), int(weights["features.0.0.weight"].shape[0]))
     state = model.state_dict()
     for name, module in model.named_modules():
@@ -99,6 +98,36 @@ def from_onnx(path) -> FaceNet:
     state["class_weights"] = weights["permute"].T.contiguous()  # exported normalised, transposed
     model.load_state_dict(state)
     return model.eval()
+
+
+def float_weights(graph) -> dict[str, torch.Tensor]:
+    """The named float weights of an exported FaceNet graph: as stored in a float file; in an
+    8-bit one (onnxruntime's QLinearConv, QGemm and QLinearMatMul nodes), each integer tensor
+    less its zero point times its scale, per output channel, and each 32-bit bias times its
+    input's scale and its weight's."""
+    from onnx import numpy_helper
+
+    stored = {item.name: numpy_helper.to_array(item).astype(np.float64) for item in graph.initializer}
+    weights = {name: value for name, value in stored.items() if not name.endswith(QUANTIZED_PARTS)}
+    for node in graph.node:
+        if node.op_type not in ("QLinearConv", "QGemm", "QLinearMatMul"):
+            continue
+        x_scale, w, w_scale, w_zero = node.input[1], node.input[3], node.input[4], node.input[5]
+        name = w.removesuffix("_quantized")
+        axis = 1 if node.op_type == "QLinearMatMul" else 0  # the class weights are stored (128, classes)
+        shape = [-1 if d == axis else 1 for d in range(stored[w].ndim)]
+        scale = stored[w_scale].reshape(shape)
+        weights[name] = (stored[w] - stored[w_zero].reshape(shape)) * scale
+        bias = BIAS_INPUT.get(node.op_type)
+        if bias is not None and len(node.input) > bias and node.input[bias]:
+            bias = node.input[bias]
+            weights[bias.removesuffix("_quantized")] = stored[bias] * stored[x_scale] * stored[w_scale]
+    return {name: torch.from_numpy(value.astype(np.float32)) for name, value in weights.items()}
+
+
+# the parts of an 8-bit tensor, rebuilt into its float weight by float_weights
+QUANTIZED_PARTS = ("_quantized", "_scale", "_zero_point")
+BIAS_INPUT = {"QLinearConv": 8, "QGemm": 6}  # where each 8-bit node takes its 32-bit bias
 
 
 def freeze_norms(model: nn.Module) -> None:
