@@ -446,8 +446,9 @@ def write_card(
   the same crops, softened at temperature {recipe["distil_temperature"]:g}."""
     if str(recipe.get("init", "")).endswith(".onnx"):
         distilled += f"""
-  Started from the float file {recipe["init"]}, rebuilt in torch (`face_net.from_onnx`)
-  with each batch norm folded into its convolution, so the norms stay frozen."""
+  Started from the ONNX file {recipe["init"]}, rebuilt in torch (`face_net.from_onnx`; an
+  8-bit file's weights are its integers times their scales) with each batch norm folded into
+  its convolution, so the norms stay frozen."""
     if recipe.get("degrade"):
         distilled += f"""
   Shown as a dim webcam gives them (`--degrade {recipe["degrade"]:g}`): {recipe["degrade"]:.0%} of
