@@ -256,7 +256,7 @@ def test_a_noisy_crop_is_smoothed_before_it_is_read(monkeypatch):
     monkeypatch.setattr(vision.faces, "NOISY", np.inf)  # never smoothed
     as_is = accuracy_report(labels, read_all(clf, grainy))["accuracy"]
     # the default model reads 89.5% of these crops as is and 93.0% smoothed (the session-17
-    # file, which learnt from fewer noisy crops: 86% and 93%)
+    # file: 86% and 93%)
     assert smoothed >= as_is + 0.02
 
 
