@@ -71,9 +71,10 @@ def stamp(canvas, mask, cx, cy, height, ink, squeeze=1.0, flip=False, width=None
     region += a * np.asarray(ink, np.float32)
 
 
-def underline(canvas, cx, glyph_bottom, width, height, ink):
-    """A bar under a glyph ``height`` px tall, as dice mark a 6 and a 9 so that neither reads as
-    the other turned round."""
+def underline(canvas, mask, squeeze, cx, glyph_bottom, height, ink):
+    """A bar under the glyph ``mask`` as ``stamp`` drew it (``height`` px tall, squeezed by
+    ``squeeze``), as dice mark a 6 and a 9 so that neither reads as the other turned round."""
+    width = height * mask.shape[1] / mask.shape[0] * squeeze
     y = int(glyph_bottom + height * 0.12)
     thickness = max(1, int(height * 0.08))
     cv2.line(canvas, (int(cx - width / 2), y), (int(cx + width / 2), y), np.asarray(ink).tolist(), thickness)
@@ -213,7 +214,7 @@ def draw_free_layout(rng, label, canvas, fonts):
         cy = S / 2 - (h * 0.1 if marked else 0)
         stamp(canvas, mask, S / 2, cy, h, ink, squeeze)
         if marked:
-            underline(canvas, S / 2, cy + h / 2, h * mask.shape[1] / mask.shape[0] * squeeze, h, ink)
+            underline(canvas, mask, squeeze, S / 2, cy + h / 2, h, ink)
         small = S * rng.uniform(0.14, 0.2)
         corners = [(0.18, 0.18), (0.82, 0.82), (0.82, 0.18), (0.18, 0.82)]
         for i, (x, y) in enumerate(corners[: 2 if rng.random() < 0.5 else 4]):
@@ -231,7 +232,7 @@ def draw_free_layout(rng, label, canvas, fonts):
     suit_at = centre + direction * distance / 2
     stamp(canvas, mask, rank_at[0], rank_at[1], h, ink, squeeze)
     if marked:
-        underline(canvas, rank_at[0], rank_at[1] + h / 2, h * mask.shape[1] / mask.shape[0] * squeeze, h, ink)
+        underline(canvas, mask, squeeze, rank_at[0], rank_at[1] + h / 2, h, ink)
     stamp(canvas, suit_mask(rng, suit), suit_at[0], suit_at[1], suit_h, ink)
 
 
@@ -424,7 +425,7 @@ def draw_numeral(rng, label, canvas, fonts, ink, size):
     cy = S / 2 - (size * 0.08 if marked else 0)
     stamp(canvas, mask, S / 2, cy, size, ink, squeeze)
     if marked:
-        underline(canvas, S / 2, cy + size / 2, size * mask.shape[1] / mask.shape[0] * squeeze, size, ink)
+        underline(canvas, mask, squeeze, S / 2, cy + size / 2, size, ink)
 
 
 def draw_numerals(rng, label, canvas, fonts):
