@@ -148,22 +148,55 @@ def draw_corner_index(rng, label, canvas, fonts):
     suit_h = h * 0.7
     cy_top = S / 2 - (h + suit_h + h * 0.12) / 2
     draw_index(rng, canvas, rank, suit, S / 2, cy_top, h, ink, fonts, condensed=rng.random() < 0.85)
-    # The card's corner: table colour beyond two edges, rounded at the corner.
-    edge_x = S / 2 - h * rng.uniform(0.6, 1.3)
-    edge_y = cy_top - h * rng.uniform(0.25, 0.8)
-    if rng.random() < 0.75 and edge_x > 0 and edge_y > 0:
-        table = rng.uniform(0.05, 0.6, 3).astype(np.float32)
-        card = np.zeros(canvas.shape[:2], np.uint8)
-        radius = int(h * rng.uniform(0.1, 0.6))
-        x0, y0 = int(edge_x), int(edge_y)
-        cv2.rectangle(card, (x0 + radius, y0), (S * 2, S * 2), 255, -1)
-        cv2.rectangle(card, (x0, y0 + radius), (S * 2, S * 2), 255, -1)
-        cv2.circle(card, (x0 + radius, y0 + radius), radius, 255, -1, cv2.LINE_AA)
-        outside = (255 - card)[..., None].astype(np.float32) / 255
-        canvas[:] = canvas * (1 - outside) + table * outside
-    # Part of the centre artwork toward the far corner.
-    if rng.random() < 0.5:
+    # What a real card prints beside its index: a court card's picture in its frame, the
+    # nearest pip of a number card; an ace has nothing near it.
+    if rank in COURT_RANKS and rng.random() < 0.8:
+        court_picture(rng, canvas, S / 2 + h * rng.uniform(0.55, 0.9), cy_top + h * rng.uniform(-0.3, 0.4), ink)
+    elif rng.random() < (0.1 if rank == "A" else 0.5):
         stamp(canvas, suit_mask(rng, suit), S * rng.uniform(0.85, 1.05), S * rng.uniform(0.85, 1.05), h, ink)
+    card_edge(rng, canvas, S / 2 - h * rng.uniform(0.6, 1.3), cy_top - h * rng.uniform(0.25, 0.8), h)
+
+
+COURT_RANKS = ("J", "Q", "K")
+# BGR: the gold, red, blue and black that court pictures are printed in
+COURT_COLOURS = np.array([[0.1, 0.72, 0.95], [0.15, 0.12, 0.78], [0.65, 0.3, 0.1], [0.08, 0.08, 0.08]])
+
+
+def court_picture(rng, canvas, left, top, ink):
+    """The corner of a court card's picture, right of and below (``left``, ``top``): the
+    figure's robes as patches of gold, red, blue and black with dark outlines, inside a
+    thin frame line most decks print."""
+    S = canvas.shape[0]
+    picture = canvas.copy()
+    for _ in range(rng.integers(4, 10)):
+        centre = rng.uniform([left, top], [S * 1.2, S * 1.2])
+        points = centre + rng.normal(0, S * 0.15, (rng.integers(3, 7), 2))
+        colour = np.clip(COURT_COLOURS[rng.integers(len(COURT_COLOURS))] + rng.normal(0, 0.05, 3), 0, 1)
+        cv2.fillPoly(picture, [points.astype(np.int32)], colour.tolist(), cv2.LINE_AA)
+        if rng.random() < 0.6:
+            cv2.polylines(picture, [points.astype(np.int32)], True, COURT_COLOURS[3].tolist(), 1, cv2.LINE_AA)
+    inside = np.zeros(canvas.shape[:2], np.float32)
+    inside[max(0, int(top)) :, max(0, int(left)) :] = 1
+    canvas[:] = canvas * (1 - inside[..., None]) + picture * inside[..., None]
+    if rng.random() < 0.8:
+        line = ink if rng.random() < 0.5 else COURT_COLOURS[3]
+        cv2.rectangle(canvas, (int(left), int(top)), (S * 2, S * 2), np.asarray(line).tolist(), int(rng.integers(1, 3)))
+
+
+def card_edge(rng, canvas, edge_x, edge_y, h):
+    """Table colour beyond the card's two edges at (``edge_x``, ``edge_y``), rounded at the corner."""
+    S = canvas.shape[0]
+    if rng.random() >= 0.75 or edge_x <= 0 or edge_y <= 0:
+        return
+    table = rng.uniform(0.05, 0.6, 3).astype(np.float32)
+    card = np.zeros(canvas.shape[:2], np.uint8)
+    radius = int(h * rng.uniform(0.1, 0.6))
+    x0, y0 = int(edge_x), int(edge_y)
+    cv2.rectangle(card, (x0 + radius, y0), (S * 2, S * 2), 255, -1)
+    cv2.rectangle(card, (x0, y0 + radius), (S * 2, S * 2), 255, -1)
+    cv2.circle(card, (x0 + radius, y0 + radius), radius, 255, -1, cv2.LINE_AA)
+    outside = (255 - card)[..., None].astype(np.float32) / 255
+    canvas[:] = canvas * (1 - outside) + table * outside
 
 
 def draw_big_rank(rng, label, canvas, fonts):

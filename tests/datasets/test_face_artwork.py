@@ -7,6 +7,7 @@ hold them.
 
 import numpy as np
 
+from datasets.faces.families import court_picture
 from datasets.faces.render import face_artwork
 
 SEEDS = range(200)
@@ -36,3 +37,29 @@ def test_a_red_joker_always_shows_red_and_a_black_one_mostly_none():
     assert min(red) >= 5  # the word JOKER alone was printed black on one red joker in seven
     # a black joker shows red only in a misregistered plate's fringe
     assert sum(n >= 5 for n in black) < len(SEEDS) / 10
+
+
+def court_colour_pixels(canvas):
+    """Pixels of a court picture's gold or blue (no card ink is either)."""
+    b, g, r = canvas[..., 0], canvas[..., 1], canvas[..., 2]
+    gold = (r > 0.7) & (g > 0.55) & (b < 0.3)
+    blue = (b > 0.5) & (r < 0.25) & (g < 0.45)
+    return int((gold | blue).sum())
+
+
+def test_a_court_cards_corner_shows_its_picture_and_an_aces_shows_none():
+    # a real card's corner index of a J, Q or K has the picture's frame and colours beside it
+    court = [court_colour_pixels(face_artwork(np.random.default_rng(s), "QS", "corner_index")[0]) for s in SEEDS]
+    aces = [court_colour_pixels(face_artwork(np.random.default_rng(s), "AS", "corner_index")[0]) for s in SEEDS]
+    # material and table colours are sometimes gold or blue too: 12 of 200 aces here
+    assert sum(n > 20 for n in court) > len(SEEDS) / 2
+    assert sum(n > 20 for n in aces) < len(SEEDS) / 10
+
+
+def test_a_court_picture_stays_right_of_and_below_its_corner():
+    # the index lies left of the picture; painting over it would print another card
+    canvas = np.full((120, 120, 3), 0.9, np.float32)
+    before = canvas.copy()
+    court_picture(np.random.default_rng(3), canvas, left=50, top=40, ink=np.zeros(3))
+    assert np.array_equal(canvas[:, :50], before[:, :50]) and np.array_equal(canvas[:40], before[:40])
+    assert court_colour_pixels(canvas[40:, 50:]) > 100
