@@ -151,7 +151,9 @@ def draw_corner_index(rng, label, canvas, fonts):
     # What a real card prints beside its index: a court card's picture in its frame, the
     # nearest pip of a number card; an ace has nothing near it.
     if rank in COURT_RANKS and rng.random() < 0.8:
-        court_picture(rng, canvas, S / 2 + h * rng.uniform(0.55, 0.9), cy_top + h * rng.uniform(-0.3, 0.4), ink)
+        court_picture(
+            rng, canvas, S / 2 + h * rng.uniform(0.55, 0.9), cy_top + h * rng.uniform(-0.3, 0.4), ink
+        )
     elif rng.random() < (0.1 if rank == "A" else 0.5):
         stamp(canvas, suit_mask(rng, suit), S * rng.uniform(0.85, 1.05), S * rng.uniform(0.85, 1.05), h, ink)
     card_edge(rng, canvas, S / 2 - h * rng.uniform(0.6, 1.3), cy_top - h * rng.uniform(0.25, 0.8), h)
@@ -180,7 +182,9 @@ def court_picture(rng, canvas, left, top, ink):
     canvas[:] = canvas * (1 - inside[..., None]) + picture * inside[..., None]
     if rng.random() < 0.8:
         line = ink if rng.random() < 0.5 else COURT_COLOURS[3]
-        cv2.rectangle(canvas, (int(left), int(top)), (S * 2, S * 2), np.asarray(line).tolist(), int(rng.integers(1, 3)))
+        cv2.rectangle(
+            canvas, (int(left), int(top)), (S * 2, S * 2), np.asarray(line).tolist(), int(rng.integers(1, 3))
+        )
 
 
 def card_edge(rng, canvas, edge_x, edge_y, h):

@@ -49,8 +49,12 @@ def court_colour_pixels(canvas):
 
 def test_a_court_cards_corner_shows_its_picture_and_an_aces_shows_none():
     # a real card's corner index of a J, Q or K has the picture's frame and colours beside it
-    court = [court_colour_pixels(face_artwork(np.random.default_rng(s), "QS", "corner_index")[0]) for s in SEEDS]
-    aces = [court_colour_pixels(face_artwork(np.random.default_rng(s), "AS", "corner_index")[0]) for s in SEEDS]
+    court = [
+        court_colour_pixels(face_artwork(np.random.default_rng(s), "QS", "corner_index")[0]) for s in SEEDS
+    ]
+    aces = [
+        court_colour_pixels(face_artwork(np.random.default_rng(s), "AS", "corner_index")[0]) for s in SEEDS
+    ]
     # material and table colours are sometimes gold or blue too: 12 of 200 aces here
     assert sum(n > 20 for n in court) > len(SEEDS) / 2
     assert sum(n > 20 for n in aces) < len(SEEDS) / 10
