@@ -429,14 +429,17 @@ def write_card(
     if recipe.get("scenes"):
         command += f" --scenes {' '.join(recipe['scenes'])} --scene-copies {recipe['scene_copies']}"
         command += f" --scene-share {recipe['scene_share']}"
-    if recipe.get("quantized"):
-        float_model = recipe["quantized"]["from"]
-        command += (
-            f" --no-card --out {Path(float_model).parent}`, then"
-            f" `python -m models.quantize_faces --model {float_model} --out models/{model_path.name}"
-        )
-    averaged_command, averaged_text = average_words(recipe, model_path.name)
+    # in the order they ran: train, average with the start (a soup), make 8-bit
+    float_model = recipe["quantized"]["from"] if recipe.get("quantized") else f"models/{model_path.name}"
+    out = Path(recipe["quantized"]["from"]).parent if recipe.get("quantized") else Path("data/faces")
+    if recipe.get("quantized") or recipe.get("averaged"):
+        command += f" --no-card --out {out}"
+    averaged_command, averaged_text = average_words(recipe, out, float_model)
     command += averaged_command
+    if recipe.get("quantized"):
+        command += (
+            f"`, then `python -m models.quantize_faces --model {float_model} --out models/{model_path.name}"
+        )
     history = f"\n- {recipe['history']}" if recipe.get("history") else ""
     distilled = ""
     if recipe.get("teacher"):
@@ -761,16 +764,20 @@ def started_line(recipe: dict, before: dict, trained, heldout, corner) -> str:
 """
 
 
-def average_words(recipe: dict, model_name: str) -> tuple[str, str]:
-    """For a file made by ``models.average_faces``: the end of its Reproduce command, and the
-    recipe's lines that say so ("" and "" for a trained file)."""
+def average_words(recipe: dict, out: Path, averaged_path: str) -> tuple[str, str]:
+    """For a file made by ``models.average_faces``: its step of the Reproduce command (the
+    run exported into ``out``, averaged into ``averaged_path``), and the recipe's lines that
+    say so ("" and "" for a trained file)."""
     soup = recipe.get("averaged")
     if not soup:
         return "", ""
+    from models.train_faces import export_name
+
+    exported = out / export_name(recipe.get("width", WIDTH))
     command = (
-        f" --no-card --out data/faces`, then `python -m models.average_faces --base {soup['base']}"
-        f" --tuned {soup['tuned']} --recipe-from data/faces/{model_name} --share {soup['share']:g}"
-        f" --out models/{model_name}"
+        f"`, then `python -m models.average_faces --base {soup['base']}"
+        f" --tuned {soup['tuned']} --recipe-from {exported} --share {soup['share']:g}"
+        f" --out {averaged_path}"
     )
     text = f"""
   This file is not that run's network but the average of its weights and those it started

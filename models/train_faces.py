@@ -389,6 +389,11 @@ def train(
     return model.cpu().eval()
 
 
+def export_name(width: int) -> str:
+    """The file a run exports: the camera's width ships as faces-fast.onnx, others by width."""
+    return "faces-fast.onnx" if width == WIDTH else f"faces-w{width}.onnx"
+
+
 def export(model: FaceNet, path: Path, recipe: dict) -> None:
     """One ONNX file with its labels, cosine scale, input size and training recipe as metadata."""
     import onnx
@@ -494,7 +499,7 @@ def main(argv=None):
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
     width = width_of(model.state_dict())  # an --init file's, whatever --width says
-    model_path = args.out / ("faces-fast.onnx" if width == WIDTH else f"faces-w{width}.onnx")
+    model_path = args.out / export_name(width)
     recipe = {
         "seed": args.seed,
         "train_size": args.train_size,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+from pathlib import Path
 
 import numpy as np
 
@@ -66,14 +67,14 @@ def test_a_file_trained_on_from_another_is_set_beside_it():
 
 def test_an_averaged_file_says_how_it_was_made():
     soup = {"base": "data/faces/faces-fast-13.onnx", "tuned": "data/faces/run-epoch7.pt", "share": 0.3}
-    command, text = average_words({"averaged": soup}, "faces-fast.onnx")
+    command, text = average_words({"averaged": soup}, Path("data/faces"), "models/faces-fast.onnx")
     assert command.endswith(
         "python -m models.average_faces --base data/faces/faces-fast-13.onnx"
         " --tuned data/faces/run-epoch7.pt --recipe-from data/faces/faces-fast.onnx --share 0.3"
         " --out models/faces-fast.onnx"
     )
     assert "each weight 30% of the way from\n  data/faces/faces-fast-13.onnx" in text
-    assert average_words({}, "faces-fast.onnx") == ("", "")
+    assert average_words({}, Path("data/faces"), "models/faces-fast.onnx") == ("", "")
 
 
 def test_an_8_bit_card_compares_its_float_model_only_when_the_file_is_there():
