@@ -415,31 +415,7 @@ def write_card(
     scene_section = scene_card_section(
         scenes, scene_rows, heldout_scenes, recipe, app_classifier.min_confidence
     )
-    command = "python -m models.train_faces " + " ".join(
-        f"--{key.replace('_', '-')} {recipe[key]}"
-        for key in ("device", "workers", "seed", "train_size", "epochs", "batch", "lr")
-        if key in recipe and (key, recipe[key]) not in (("device", "cpu"), ("workers", 2), ("batch", 128))
-    )
-    if recipe.get("width", WIDTH) != WIDTH:
-        command += f" --width {recipe['width']}"
-    if recipe.get("init"):
-        command += f" --init {recipe['init']}"
-    if recipe.get("teacher"):
-        command += f" --teacher {recipe['teacher']}"
-    if recipe.get("scenes"):
-        command += f" --scenes {' '.join(recipe['scenes'])} --scene-copies {recipe['scene_copies']}"
-        command += f" --scene-share {recipe['scene_share']}"
-    # in the order they ran: train, average with the start (a soup), make 8-bit
-    float_model = recipe["quantized"]["from"] if recipe.get("quantized") else f"models/{model_path.name}"
-    out = Path(recipe["quantized"]["from"]).parent if recipe.get("quantized") else Path("data/faces")
-    if recipe.get("quantized") or recipe.get("averaged"):
-        command += f" --no-card --out {out}"
-    averaged_command, averaged_text = average_words(recipe, out, float_model)
-    command += averaged_command
-    if recipe.get("quantized"):
-        command += (
-            f"`, then `python -m models.quantize_faces --model {float_model} --out models/{model_path.name}"
-        )
+    command = reproduce_command(recipe, model_path.name)
     history = f"\n- {recipe['history']}" if recipe.get("history") else ""
     distilled = ""
     if recipe.get("teacher"):
@@ -460,7 +436,7 @@ def write_card(
   {recipe["jpeg_quality"][0]}-{recipe["jpeg_quality"][1]}, and on 30% the detail of a face
   {recipe["low_res"][0]}-{recipe["low_res"][1]} px across; a noisy crop is then smoothed as
   the reader smooths it. The teacher reads every crop as rendered."""
-    distilled += averaged_text
+    distilled += average_lines(recipe)
     scene_data, scene_time = "", ""
     if recipe.get("scenes"):
         scene_data = f"""
@@ -764,27 +740,60 @@ def started_line(recipe: dict, before: dict, trained, heldout, corner) -> str:
 """
 
 
-def average_words(recipe: dict, out: Path, averaged_path: str) -> tuple[str, str]:
-    """For a file made by ``models.average_faces``: its step of the Reproduce command (the
-    run exported into ``out``, averaged into ``averaged_path``), and the recipe's lines that
-    say so ("" and "" for a trained file)."""
+def reproduce_command(recipe: dict, model_name: str) -> str:
+    """The commands that made models/``model_name``, in the order they ran: train, average
+    with the file it started from (a soup), make 8-bit; joined by "`, then `"."""
+    command = "python -m models.train_faces " + " ".join(
+        f"--{key.replace('_', '-')} {recipe[key]}"
+        for key in ("device", "workers", "seed", "train_size", "epochs", "batch", "lr")
+        if key in recipe and (key, recipe[key]) not in (("device", "cpu"), ("workers", 2), ("batch", 128))
+    )
+    if recipe.get("width", WIDTH) != WIDTH:
+        command += f" --width {recipe['width']}"
+    if recipe.get("init"):
+        command += f" --init {recipe['init']}"
+    if recipe.get("teacher"):
+        command += f" --teacher {recipe['teacher']}"
+    if recipe.get("scenes"):
+        command += f" --scenes {' '.join(recipe['scenes'])} --scene-copies {recipe['scene_copies']}"
+        command += f" --scene-share {recipe['scene_share']}"
+    # in the order they ran: train, average with the start (a soup), make 8-bit
+    float_model = recipe["quantized"]["from"] if recipe.get("quantized") else f"models/{model_name}"
+    out = Path(recipe["quantized"]["from"]).parent if recipe.get("quantized") else Path("data/faces")
+    if recipe.get("quantized") or recipe.get("averaged"):
+        command += f" --no-card --out {out}"
+    command += average_step(recipe, out, float_model)
+    if recipe.get("quantized"):
+        command += f"`, then `python -m models.quantize_faces --model {float_model} --out models/{model_name}"
+    return command
+
+
+def average_step(recipe: dict, out: Path, averaged_path: str) -> str:
+    """For a file made by ``models.average_faces``, its step of the Reproduce command: the run
+    exported into ``out``, averaged into ``averaged_path`` ("" for a trained file)."""
     soup = recipe.get("averaged")
     if not soup:
-        return "", ""
+        return ""
     from models.train_faces import export_name
 
     exported = out / export_name(recipe.get("width", WIDTH))
-    command = (
+    return (
         f"`, then `python -m models.average_faces --base {soup['base']}"
         f" --tuned {soup['tuned']} --recipe-from {exported} --share {soup['share']:g}"
         f" --out {averaged_path}"
     )
-    text = f"""
+
+
+def average_lines(recipe: dict) -> str:
+    """The Recipe's lines on a file made by ``models.average_faces`` ("" for a trained file)."""
+    soup = recipe.get("averaged")
+    if not soup:
+        return ""
+    return f"""
   This file is not that run's network but the average of its weights and those it started
   from (`python -m models.average_faces`): each weight {soup["share"]:.0%} of the way from
   {soup["base"]} to the run's last checkpoint, {soup["tuned"]}
   (docs/vision.md compares the three)."""
-    return command, text
 
 
 def teacher_words(recipe: dict) -> str:

@@ -9,10 +9,12 @@ import numpy as np
 
 from datasets.faces import render_set
 from models.face_card import (
-    average_words,
+    average_lines,
+    average_step,
     noise_report,
     noise_section,
     quantized_lines,
+    reproduce_command,
     started_line,
     teacher_words,
     with_webcam_noise,
@@ -67,14 +69,36 @@ def test_a_file_trained_on_from_another_is_set_beside_it():
 
 def test_an_averaged_file_says_how_it_was_made():
     soup = {"base": "data/faces/faces-fast-13.onnx", "tuned": "data/faces/run-epoch7.pt", "share": 0.3}
-    command, text = average_words({"averaged": soup}, Path("data/faces"), "models/faces-fast.onnx")
-    assert command.endswith(
+    step = average_step({"averaged": soup}, Path("data/faces"), "models/faces-fast.onnx")
+    assert step.endswith(
         "python -m models.average_faces --base data/faces/faces-fast-13.onnx"
         " --tuned data/faces/run-epoch7.pt --recipe-from data/faces/faces-fast.onnx --share 0.3"
         " --out models/faces-fast.onnx"
     )
-    assert "each weight 30% of the way from\n  data/faces/faces-fast-13.onnx" in text
-    assert average_words({}, Path("data/faces"), "models/faces-fast.onnx") == ("", "")
+    lines = average_lines({"averaged": soup})
+    assert "each weight 30% of the way from\n  data/faces/faces-fast-13.onnx" in lines
+    assert average_step({}, Path("data/faces"), "models/faces-fast.onnx") == average_lines({}) == ""
+
+
+def test_the_reproduce_command_runs_its_steps_in_order():
+    # session 18's card made the 8-bit file before the average it is made from
+    recipe = {
+        "seed": 35,
+        "width": 96,
+        "init": "data/faces/start.onnx",
+        "averaged": {"base": "data/faces/start.onnx", "tuned": "data/faces/run.pt", "share": 0.5},
+        "quantized": {"from": "data/faces/soup.onnx"},
+    }
+    steps = reproduce_command(recipe, "faces.onnx").split("`, then `")
+    assert [step.split()[2] for step in steps] == [
+        "models.train_faces",
+        "models.average_faces",
+        "models.quantize_faces",
+    ]
+    assert steps[0].endswith("--init data/faces/start.onnx --no-card --out data/faces")
+    assert "--recipe-from data/faces/faces-w96.onnx" in steps[1]  # what the run exported
+    assert steps[1].endswith("--out data/faces/soup.onnx")
+    assert steps[2].endswith("--model data/faces/soup.onnx --out models/faces.onnx")
 
 
 def test_an_8_bit_card_compares_its_float_model_only_when_the_file_is_there():
