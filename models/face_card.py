@@ -757,13 +757,14 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
     if recipe.get("scenes"):
         command += f" --scenes {' '.join(recipe['scenes'])} --scene-copies {recipe['scene_copies']}"
         command += f" --scene-share {recipe['scene_share']}"
-    # in the order they ran: train, average with the start (a soup), make 8-bit
-    float_model = recipe["quantized"]["from"] if recipe.get("quantized") else f"models/{model_name}"
-    out = Path(recipe["quantized"]["from"]).parent if recipe.get("quantized") else Path("data/faces")
-    if recipe.get("quantized") or recipe.get("averaged"):
+    quantized = recipe.get("quantized")
+    # the float file an 8-bit one is made from; else the averaged or trained file is the model
+    float_model = quantized["from"] if quantized else f"models/{model_name}"
+    out = Path(float_model).parent if quantized else Path("data/faces")
+    if quantized or recipe.get("averaged"):
         command += f" --no-card --out {out}"
     command += average_step(recipe, out, float_model)
-    if recipe.get("quantized"):
+    if quantized:
         command += f"`, then `python -m models.quantize_faces --model {float_model} --out models/{model_name}"
     return command
 
