@@ -3,8 +3,8 @@
 Pillow (which comes with matplotlib) rasterises; everything after that is numpy and OpenCV,
 so a crop costs a few resizes and blends.  Fonts missing on a machine are skipped, and
 DejaVu (always present where matplotlib is) is the fallback, so rendering never fails for
-want of a font; the extra fonts come from Debian's fonts-liberation2, fonts-freefont-ttf
-and fonts-noto-core.
+want of a font; the extra fonts come from Debian's packages (the README lists them), and a
+seeded set renders the same only where the same fonts are installed.
 """
 
 from __future__ import annotations
@@ -44,6 +44,81 @@ TRAIN_FONTS = (
     "NotoSerifDisplay-Regular.ttf",
     "NotoSans-Italic.ttf",
     "DejaVuSans-BoldOblique.ttf",
+    # Session 20: more shapes of print for the trained families, since real dice and cards
+    # print in fonts none of these are (Debian's fonts-urw-base35, fonts-roboto-unhinted,
+    # fonts-lato, fonts-open-sans, fonts-crosextra-carlito, fonts-crosextra-caladea,
+    # fonts-linuxlibertine, fonts-cantarell, fonts-league-spartan, fonts-oldstandard,
+    # fonts-ebgaramond, fonts-comic-neue, fonts-firacode).  Left out: hairline and thin
+    # weights (nothing prints so), scripts and symbol fonts, and the clones of a held-out
+    # font's face and weight, so those stay unseen: Nimbus Roman Bold (Times Bold, as
+    # FreeSerifBold), Nimbus Sans Bold Italic (as FreeSansBoldOblique and
+    # LiberationSans-BoldItalic), Open Sans Regular (which Noto Sans Display is drawn from).
+    *(f"C059-{style}.otf" for style in ("Roman", "Bold", "Italic", "BdIta")),
+    *(f"NimbusMonoPS-{style}.otf" for style in ("Regular", "Bold", "Italic", "BoldItalic")),
+    *(f"NimbusRoman-{style}.otf" for style in ("Regular", "Italic", "BoldItalic")),
+    *(f"NimbusSans-{style}.otf" for style in ("Regular", "Bold", "Italic")),
+    *(f"NimbusSansNarrow-{style}.otf" for style in ("Regular", "Bold", "Oblique", "BoldOblique")),
+    *(f"P052-{style}.otf" for style in ("Roman", "Bold", "Italic", "BoldItalic")),
+    *(f"URWBookman-{style}.otf" for style in ("Light", "Demi", "LightItalic", "DemiItalic")),
+    *(f"URWGothic-{style}.otf" for style in ("Book", "Demi", "BookOblique", "DemiOblique")),
+    *(f"Caladea-{style}.ttf" for style in ("Regular", "Bold", "Italic", "BoldItalic")),
+    *(f"Carlito-{style}.ttf" for style in ("Regular", "Bold", "Italic", "BoldItalic")),
+    *(f"Cantarell-{style}.otf" for style in ("Light", "Regular", "Bold", "ExtraBold")),
+    *(f"ComicNeue-{style}.otf" for style in ("Light", "Regular", "Bold", "Italic", "BoldItalic")),
+    *(
+        f"EBGaramond{size}-{style}.otf"
+        for size, style in (("12", "Regular"), ("12", "Bold"), ("12", "Italic"), ("08", "Regular"))
+    ),
+    *(f"FiraCode-{style}.ttf" for style in ("Light", "Regular", "Medium", "SemiBold", "Bold")),
+    *(
+        f"Lato-{style}.ttf"
+        for style in (
+            "Light",
+            "Regular",
+            "Medium",
+            "Semibold",
+            "Bold",
+            "Heavy",
+            "Black",
+            "Italic",
+            "BoldItalic",
+            "BlackItalic",
+        )
+    ),
+    *(
+        f"LeagueSpartan-{style}.otf"
+        for style in ("Light", "Regular", "Medium", "SemiBold", "Bold", "ExtraBold", "Black")
+    ),
+    *(f"LinLibertine_{style}.otf" for style in ("R", "RB", "RI", "RBI", "RZ", "M", "DR")),
+    *(f"LinBiolinum_{style}.otf" for style in ("R", "RB", "RI")),
+    *(f"OldStandard-{style}.ttf" for style in ("Regular", "Bold", "Italic")),
+    *(
+        f"OpenSans-{style}.ttf"
+        for style in (
+            "Light",
+            "Semibold",
+            "Bold",
+            "ExtraBold",
+            "Italic",
+            "BoldItalic",
+            "CondLight",
+            "CondBold",
+        )
+    ),
+    *(
+        f"Roboto-{style}.ttf"
+        for style in ("Light", "Regular", "Medium", "Bold", "Black", "Italic", "BoldItalic")
+    ),
+    *(
+        f"RobotoCondensed-{style}.ttf"
+        for style in ("Light", "Regular", "Medium", "Bold", "Italic", "BoldItalic")
+    ),
+    *(f"LiberationSansNarrow-{style}.ttf" for style in ("Regular", "Bold", "Italic", "BoldItalic")),
+    "LiberationMono-Regular.ttf",
+    "LiberationSerif-Italic.ttf",
+    "LiberationSerif-BoldItalic.ttf",
+    "DejaVuSansMono.ttf",
+    "DejaVuSerif-Italic.ttf",
 )
 HELDOUT_FONTS = (
     "FreeSerifBold.ttf",
@@ -72,8 +147,9 @@ def font_paths() -> dict[str, str]:
     """Installed font files by file name."""
     found = {}
     for root in FONT_DIRS:
-        for path in Path(root).rglob("*.tt[fc]") if os.path.isdir(root) else ():
-            found.setdefault(path.name, str(path))
+        for path in sorted(Path(root).rglob("*")) if os.path.isdir(root) else ():
+            if path.suffix in (".ttf", ".ttc", ".otf"):
+                found.setdefault(path.name, str(path))
     if "DejaVuSans.ttf" not in found:  # matplotlib always ships DejaVu
         import matplotlib
 
