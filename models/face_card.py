@@ -471,7 +471,7 @@ face). Runtime: `vision.faces.FaceClassifier` (onnxruntime, numpy, OpenCV).
 ## Recipe
 - Data: only rendered crops (no real photos). Training pool from datasets/faces:
   {recipe["train_size"]:,} crops from the trained style families ({", ".join(TRAIN_FAMILIES)}),
-  seed {recipe["seed"]}, labels balanced (the 62 faces and `none`).{scene_data}
+  seed {recipe["seed"]}, labels balanced (the 62 faces and `none`){fonts_words(recipe)}.{scene_data}
 - Held out from training entirely: the style families {", ".join(HELDOUT_FAMILIES)}
   (rank beside suit with a jester-face joker; Cubes faces inside a printed frame with square
   or ring pips for the dice) and six fonts.
@@ -671,6 +671,13 @@ def quantized_lines(recipe: dict, unquantized: dict | None, trained, heldout, co
   {how["from"]} is not on the machine that wrote this card, so the two are not compared
   here; docs/vision.md ("Training on a GPU") has the float model's figures."""
     return lines
+
+
+def fonts_words(recipe: dict) -> str:
+    """How many fonts the pool was drawn in, where the recipe says (from session 20 on)."""
+    if "train_fonts" not in recipe:
+        return ""
+    return f", drawn in {recipe['train_fonts']} fonts (`TRAIN_FONTS` in datasets/faces/glyphs.py)"
 
 
 def scene_folder(folder) -> str:

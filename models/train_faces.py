@@ -38,6 +38,7 @@ from torch.nn import functional as F
 from tqdm import tqdm
 
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
+from datasets.faces.glyphs import HELDOUT_FONTS, TRAIN_FONTS, available
 from models.devices import add_device_arguments, device_name
 from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet, freeze_norms, from_onnx, width_of
 from scoring.faces import ALL_LABELS
@@ -61,11 +62,13 @@ LOW_RES = (20, 48)  # px: on 30% of them the face was this small in the frame, e
 
 
 def renderer_digest() -> str:
-    """Changes whenever the renderer's code does, so a cached pool is never stale."""
+    """Changes whenever the renderer's code or the fonts installed for it do, so a cached
+    pool is never stale."""
     source = Path(__file__).resolve().parent.parent / "datasets" / "faces"
     h = hashlib.sha1()
     for path in sorted(source.glob("*.py")):
         h.update(path.read_bytes())
+    h.update(" ".join(available(TRAIN_FONTS + HELDOUT_FONTS)).encode())
     return h.hexdigest()[:10]
 
 
@@ -516,6 +519,7 @@ def main(argv=None):
         "parameters": sum(p.numel() for p in model.parameters()),
         "init": str(args.init) if args.init else None,
         "width": width,
+        "train_fonts": len(available(TRAIN_FONTS)),  # the crops' fonts installed here
     }
     if args.teacher:
         recipe |= {
