@@ -698,14 +698,14 @@ def scene_card_section(
         return f"""
 No rendered scenes were measured (none found in {scene_folder(heldout_scenes)}).
 """
-    trained_on = ""
+    trained_on = ""  # the sentence follows the one above, so it starts with its space
     if "training-split" in scenes:
         folders, images, *_ = scenes["training-split"]
         learnt = sorted(
             {scene_folder(f) for f in folders} & {scene_folder(f) for f in recipe.get("scenes", [])}
         )
         trained_on = (
-            f"Training-split scenes: a seeded sample (seed {TRAIN_SCENE_SEED}) of {images} images from "
+            f" Training-split scenes: a seeded sample (seed {TRAIN_SCENE_SEED}) of {images} images from "
             f"{scene_folders(folders)}"
         )
         if learnt:
@@ -725,7 +725,7 @@ alone, without the pip count a photo's d6 and Cubes dice also get (`vision.pips`
 has the whole reader). Held-out
 scenes: {scene_folder(heldout_scenes)}, with tables, lights and distractor colours training scenes never
 use, and the held-out artwork families (framed Cubes faces, rank beside suit; d6 dice keep the
-trained pips and numerals). {trained_on}
+trained pips and numerals).{trained_on}
 
 | scenes | die kind | crops | right | unreadable | lowest class | right as a photo |
 | --- | --- | --- | --- | --- | --- | --- |

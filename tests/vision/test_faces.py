@@ -37,9 +37,11 @@ FRESH_SEED = 777  # not a seed the model card or training used
 # below catch regressions.
 BELOW_TARGET = pytest.mark.xfail(reason="the shipped face model is below the issue's targets", strict=False)
 # Floors on this file's crops at one turn (trained families, held-out families), a point or
-# two under what each model reads: the default (session 19, 8-bit) 96.2% and 79.3%; the
-# camera's (stage 15) 91.0% and 69.8%, where stage 10 read 86.4% and 54.8%.
-FLOORS = {"default": (0.94, 0.78), "fast": (0.89, 0.64)}
+# two under what each model reads: the default (session 20, 8-bit) 94.6% and 76.5%; the
+# camera's (stage 15) 87.8% and 65.9%. Since session 20 the crops are drawn in 140 fonts, not
+# 24, which no model had seen: in the 24 the default (session 19) read 96.2% and 79.3%, the
+# camera's 91.0% and 69.8%.
+FLOORS = {"default": (0.93, 0.75), "fast": (0.86, 0.64)}
 MODELS = {"default": DEFAULT_MODEL, "fast": FAST_MODEL}
 
 
@@ -123,7 +125,7 @@ def taught_sets():
 
 
 def test_teaching_a_dice_set_reads_it_better(taught_sets):
-    # this test's sets: framed 84.0% untaught and taught; rank beside suit 76.7%, 79.9%
+    # this test's sets: framed 82.6% untaught, 83.3% taught; rank beside suit 71.6%, 75.4%
     # (benchmarks/bench_teach.py reads more, and docs/vision.md says why the gain is small:
     # the stage-15 camera model reads untaught framed sets better than stage 13 did, which
     # leaves less for a tap to win)
@@ -138,8 +140,8 @@ def test_a_taught_face_the_network_calls_none_claims_no_table_crops():
     # framed set 1005 in its shoot (benchmarks/bench_teach.py's): the network reads its taught
     # BLANK as `none`, and the table crops lie as near it as its own views; it claimed 93 of
     # these 200 until such an example stopped speaking for crops the network calls `none`.
-    # Untaught, the Cubes mask alone lets the network read a few as faces: 4 of them with the
-    # session-19 file, 3 with session 18's
+    # Untaught, the Cubes mask alone lets the network read a few as faces: 3 of them with the
+    # session-20 file, 4 with session 19's, 3 with session 18's
     nothing = [render_none(np.random.default_rng([4242, i])) for i in range(200)]
     shares = read_a_taught_set(DEFAULT_MODEL, "framed", "cubes", 1005, 1, 900, {}, nothing)
     assert shares["claimed_after"] == shares["claimed_before"] <= 0.03
@@ -177,13 +179,13 @@ def test_four_turns_read_unseen_styles_better_than_one(classifier, heldout):
     images, labels = heldout[0][:1000], heldout[1][:1000]
     one = accuracy_report(labels, read_all(classifier, images))["accuracy"]
     four = accuracy_report(labels, read_all(classifier, images, turns=ALL_TURNS))["accuracy"]
-    # on all 3,000 of these crops: the default model 79.3% and 83.1%, the camera's 69.8% and 75.8%
+    # on all 3,000 of these crops: the default model 76.5% and 80.6%, the camera's 65.9% and 71.2%
     assert four >= one + 0.02
 
 
 def test_a_second_look_reads_corners_cut_tight(classifier):
     # A card's corner index cut tight (the middle 55% of each crop), as a hand might crop it
-    # from a photo.  These 300 at four turns: the default model 66.3% at one look and 79.0%
+    # from a photo.  These 300 at four turns: the default model 64.3% at one look and 78.3%
     # with the second, the camera's 64.0% and 75.7%.
     images, labels, _ = render_set(300, FRESH_SEED, ("corner_index",), size=160, fonts=HELDOUT_FONTS)
     tight = [image[36:-36, 36:-36] for image in images]
@@ -257,8 +259,8 @@ def test_a_noisy_crop_is_smoothed_before_it_is_read(monkeypatch):
     smoothed = accuracy_report(labels, read_all(clf, grainy))["accuracy"]
     monkeypatch.setattr(vision.faces, "NOISY", np.inf)  # never smoothed
     as_is = accuracy_report(labels, read_all(clf, grainy))["accuracy"]
-    # the default model reads 91.2% of these crops as is and 94.5% smoothed (the session-18
-    # file: 89.5% and 93.0%)
+    # the default model reads 88.0% of these crops as is and 91.3% smoothed (in session 19's
+    # 24 fonts the session-19 file read 91.2% and 94.5%)
     assert smoothed >= as_is + 0.02
 
 
@@ -275,7 +277,7 @@ def test_none_crops_are_unreadable():
     clf = FaceClassifier(data_dir="/nonexistent/learned")
     crops = [render_none(np.random.default_rng([FRESH_SEED, i])) for i in range(100)]
     readings = clf.classify(crops, kind=None)
-    # a floor, as for accuracy: 98 of these 100 with the default model, 99 with the camera's (92 at
+    # a floor, as for accuracy: 98 of these 100 with the default model, 100 with the camera's (92 at
     # stage 7, 97 before the fine-tunes on rendered scenes, which read scene dice far better)
     assert sum(r.label is None for r in readings) >= 90
     assert all(isinstance(r, FaceReading) and len(r.top) <= clf.top_k for r in readings)
@@ -287,8 +289,8 @@ def test_taught_faces_do_not_turn_table_crops_into_dice(tmp_path, model):
     for family in HELDOUT_FAMILIES:
         teach_one_per_face(clf, family)
     crops = [render_none(np.random.default_rng([FRESH_SEED, i])) for i in range(100)]
-    # the floor of the untaught test above: 98 stay unreadable with the default model, 92 with
-    # the camera's (99 untaught); before TAUGHT_OVER_NONE and TAUGHT_MIN_LEAD, the camera's 62
+    # the floor of the untaught test above: 98 stay unreadable with the default model, 99 with
+    # the camera's (100 untaught); before TAUGHT_OVER_NONE and TAUGHT_MIN_LEAD, the camera's 62
     # taught faces made dice of 86 of them
     assert sum(r.label is None for r in clf.classify(crops, kind=None)) >= 90
 
