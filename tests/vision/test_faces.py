@@ -37,11 +37,11 @@ FRESH_SEED = 777  # not a seed the model card or training used
 # below catch regressions.
 BELOW_TARGET = pytest.mark.xfail(reason="the shipped face model is below the issue's targets", strict=False)
 # Floors on this file's crops at one turn (trained families, held-out families), a point or
-# two under what each model reads: the default (session 20, 8-bit) 94.6% and 76.5%; the
+# two under what each model reads: the default (session 19, 8-bit) 94.1% and 75.6%; the
 # camera's (stage 15) 87.8% and 65.9%. Since session 20 the crops are drawn in 140 fonts, not
-# 24, which no model had seen: in the 24 the default (session 19) read 96.2% and 79.3%, the
-# camera's 91.0% and 69.8%.
-FLOORS = {"default": (0.93, 0.75), "fast": (0.86, 0.64)}
+# 24, and neither model has seen the new ones: in the 24 they read 96.2% and 79.3%, and
+# 91.0% and 69.8%.
+FLOORS = {"default": (0.93, 0.74), "fast": (0.86, 0.64)}
 MODELS = {"default": DEFAULT_MODEL, "fast": FAST_MODEL}
 
 
@@ -140,8 +140,8 @@ def test_a_taught_face_the_network_calls_none_claims_no_table_crops():
     # framed set 1005 in its shoot (benchmarks/bench_teach.py's): the network reads its taught
     # BLANK as `none`, and the table crops lie as near it as its own views; it claimed 93 of
     # these 200 until such an example stopped speaking for crops the network calls `none`.
-    # Untaught, the Cubes mask alone lets the network read a few as faces: 3 of them with the
-    # session-20 file, 4 with session 19's, 3 with session 18's
+    # Untaught, the Cubes mask alone lets the network read a few as faces: 4 of them with the
+    # session-19 file, 3 with session 18's
     nothing = [render_none(np.random.default_rng([4242, i])) for i in range(200)]
     shares = read_a_taught_set(DEFAULT_MODEL, "framed", "cubes", 1005, 1, 900, {}, nothing)
     assert shares["claimed_after"] == shares["claimed_before"] <= 0.03
@@ -179,13 +179,13 @@ def test_four_turns_read_unseen_styles_better_than_one(classifier, heldout):
     images, labels = heldout[0][:1000], heldout[1][:1000]
     one = accuracy_report(labels, read_all(classifier, images))["accuracy"]
     four = accuracy_report(labels, read_all(classifier, images, turns=ALL_TURNS))["accuracy"]
-    # on all 3,000 of these crops: the default model 76.5% and 80.6%, the camera's 65.9% and 71.2%
+    # on all 3,000 of these crops: the default model 75.6% and 79.3%, the camera's 65.9% and 71.2%
     assert four >= one + 0.02
 
 
 def test_a_second_look_reads_corners_cut_tight(classifier):
     # A card's corner index cut tight (the middle 55% of each crop), as a hand might crop it
-    # from a photo.  These 300 at four turns: the default model 64.3% at one look and 78.3%
+    # from a photo.  These 300 at four turns: the default model 66.3% at one look and 79.0%
     # with the second, the camera's 64.0% and 75.7%.
     images, labels, _ = render_set(300, FRESH_SEED, ("corner_index",), size=160, fonts=HELDOUT_FONTS)
     tight = [image[36:-36, 36:-36] for image in images]
@@ -259,8 +259,8 @@ def test_a_noisy_crop_is_smoothed_before_it_is_read(monkeypatch):
     smoothed = accuracy_report(labels, read_all(clf, grainy))["accuracy"]
     monkeypatch.setattr(vision.faces, "NOISY", np.inf)  # never smoothed
     as_is = accuracy_report(labels, read_all(clf, grainy))["accuracy"]
-    # the default model reads 88.0% of these crops as is and 91.3% smoothed (in session 19's
-    # 24 fonts the session-19 file read 91.2% and 94.5%)
+    # the default model reads 87.0% of these crops as is and 90.8% smoothed (91.2% and 94.5%
+    # when the crops were drawn in 24 fonts, before session 20)
     assert smoothed >= as_is + 0.02
 
 
