@@ -147,6 +147,8 @@ def font_paths() -> dict[str, str]:
     """Installed font files by file name."""
     found = {}
     for root in FONT_DIRS:
+        # sorted: a name two packages ship (fonts-liberation and fonts-liberation2) is always
+        # the same file, whatever order the disk lists them in
         for path in sorted(Path(root).rglob("*")) if os.path.isdir(root) else ():
             if path.suffix in (".ttf", ".ttc", ".otf"):
                 found.setdefault(path.name, str(path))
