@@ -120,6 +120,8 @@ TRAIN_FONTS = (
     "DejaVuSansMono.ttf",
     "DejaVuSerif-Italic.ttf",
 )
+# The fonts both shipped face models were trained in (the first 24, sessions 1-19).
+SHIPPED_MODELS_FONTS = TRAIN_FONTS[:24]
 HELDOUT_FONTS = (
     "FreeSerifBold.ttf",
     "FreeSansBoldOblique.ttf",

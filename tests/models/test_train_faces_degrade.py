@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from datasets.faces import render_set
-from datasets.faces.glyphs import TRAIN_FONTS
+from datasets.faces.glyphs import SHIPPED_MODELS_FONTS
 from models import train_faces
 from models.face_net import from_onnx
 from tests.models.nets import face_net_as_if_trained, gap_to, softened
@@ -79,10 +79,10 @@ def test_training_from_an_onnx_file_keeps_its_folded_norms(tmp_path, monkeypatch
 
 def test_degraded_training_reads_noisy_crops_as_the_teacher_reads_clean_ones(tmp_path, monkeypatch):
     monkeypatch.setattr(train_faces, "CACHE", tmp_path)
-    # Crops in the fonts the camera model learnt (the first 24, before session 20): in fonts
+    # Crops in the fonts the camera model learnt (before session 20): in fonts
     # new to it, 16 epochs on 256 crops learn the fonts as well as the noise, and the test is
     # about the noise (in all 140: teacher 0.063, clean-only 0.083, degraded 0.071).
-    images, labels, _ = render_set(256, 3, fonts=TRAIN_FONTS[:24])
+    images, labels, _ = render_set(256, 3, fonts=SHIPPED_MODELS_FONTS)
     teacher = from_onnx(FAST_MODEL)
     worse = train_faces.webcam_degraded(np.random.default_rng(9), images, share=1.0)
     clean_x = train_faces.to_tensor(torch.from_numpy(images))
