@@ -18,6 +18,12 @@ import numpy as np
 
 FONT_DIRS = ("/usr/share/fonts/truetype", "/usr/share/fonts/opentype", "/usr/local/share/fonts")
 
+
+def styles(pattern: str, names: str) -> tuple[str, ...]:
+    """Font file names: ``pattern`` with each space-separated style name put in."""
+    return tuple(pattern.format(name) for name in names.split())
+
+
 # Text fonts by file name.  HELDOUT_FONTS are never used by the trained families.
 TRAIN_FONTS = (
     "DejaVuSans.ttf",
@@ -53,67 +59,29 @@ TRAIN_FONTS = (
     # font's face and weight, so those stay unseen: Nimbus Roman Bold (Times Bold, as
     # FreeSerifBold), Nimbus Sans Bold Italic (as FreeSansBoldOblique and
     # LiberationSans-BoldItalic), Open Sans Regular (which Noto Sans Display is drawn from).
-    *(f"C059-{style}.otf" for style in ("Roman", "Bold", "Italic", "BdIta")),
-    *(f"NimbusMonoPS-{style}.otf" for style in ("Regular", "Bold", "Italic", "BoldItalic")),
-    *(f"NimbusRoman-{style}.otf" for style in ("Regular", "Italic", "BoldItalic")),
-    *(f"NimbusSans-{style}.otf" for style in ("Regular", "Bold", "Italic")),
-    *(f"NimbusSansNarrow-{style}.otf" for style in ("Regular", "Bold", "Oblique", "BoldOblique")),
-    *(f"P052-{style}.otf" for style in ("Roman", "Bold", "Italic", "BoldItalic")),
-    *(f"URWBookman-{style}.otf" for style in ("Light", "Demi", "LightItalic", "DemiItalic")),
-    *(f"URWGothic-{style}.otf" for style in ("Book", "Demi", "BookOblique", "DemiOblique")),
-    *(f"Caladea-{style}.ttf" for style in ("Regular", "Bold", "Italic", "BoldItalic")),
-    *(f"Carlito-{style}.ttf" for style in ("Regular", "Bold", "Italic", "BoldItalic")),
-    *(f"Cantarell-{style}.otf" for style in ("Light", "Regular", "Bold", "ExtraBold")),
-    *(f"ComicNeue-{style}.otf" for style in ("Light", "Regular", "Bold", "Italic", "BoldItalic")),
-    *(
-        f"EBGaramond{size}-{style}.otf"
-        for size, style in (("12", "Regular"), ("12", "Bold"), ("12", "Italic"), ("08", "Regular"))
-    ),
-    *(f"FiraCode-{style}.ttf" for style in ("Light", "Regular", "Medium", "SemiBold", "Bold")),
-    *(
-        f"Lato-{style}.ttf"
-        for style in (
-            "Light",
-            "Regular",
-            "Medium",
-            "Semibold",
-            "Bold",
-            "Heavy",
-            "Black",
-            "Italic",
-            "BoldItalic",
-            "BlackItalic",
-        )
-    ),
-    *(
-        f"LeagueSpartan-{style}.otf"
-        for style in ("Light", "Regular", "Medium", "SemiBold", "Bold", "ExtraBold", "Black")
-    ),
-    *(f"LinLibertine_{style}.otf" for style in ("R", "RB", "RI", "RBI", "RZ", "M", "DR")),
-    *(f"LinBiolinum_{style}.otf" for style in ("R", "RB", "RI")),
-    *(f"OldStandard-{style}.ttf" for style in ("Regular", "Bold", "Italic")),
-    *(
-        f"OpenSans-{style}.ttf"
-        for style in (
-            "Light",
-            "Semibold",
-            "Bold",
-            "ExtraBold",
-            "Italic",
-            "BoldItalic",
-            "CondLight",
-            "CondBold",
-        )
-    ),
-    *(
-        f"Roboto-{style}.ttf"
-        for style in ("Light", "Regular", "Medium", "Bold", "Black", "Italic", "BoldItalic")
-    ),
-    *(
-        f"RobotoCondensed-{style}.ttf"
-        for style in ("Light", "Regular", "Medium", "Bold", "Italic", "BoldItalic")
-    ),
-    *(f"LiberationSansNarrow-{style}.ttf" for style in ("Regular", "Bold", "Italic", "BoldItalic")),
+    *styles("C059-{}.otf", "Roman Bold Italic BdIta"),
+    *styles("NimbusMonoPS-{}.otf", "Regular Bold Italic BoldItalic"),
+    *styles("NimbusRoman-{}.otf", "Regular Italic BoldItalic"),
+    *styles("NimbusSans-{}.otf", "Regular Bold Italic"),
+    *styles("NimbusSansNarrow-{}.otf", "Regular Bold Oblique BoldOblique"),
+    *styles("P052-{}.otf", "Roman Bold Italic BoldItalic"),
+    *styles("URWBookman-{}.otf", "Light Demi LightItalic DemiItalic"),
+    *styles("URWGothic-{}.otf", "Book Demi BookOblique DemiOblique"),
+    *styles("Caladea-{}.ttf", "Regular Bold Italic BoldItalic"),
+    *styles("Carlito-{}.ttf", "Regular Bold Italic BoldItalic"),
+    *styles("Cantarell-{}.otf", "Light Regular Bold ExtraBold"),
+    *styles("ComicNeue-{}.otf", "Light Regular Bold Italic BoldItalic"),
+    *styles("EBGaramond{}.otf", "12-Regular 12-Bold 12-Italic 08-Regular"),
+    *styles("FiraCode-{}.ttf", "Light Regular Medium SemiBold Bold"),
+    *styles("Lato-{}.ttf", "Light Regular Medium Semibold Bold Heavy Black Italic BoldItalic BlackItalic"),
+    *styles("LeagueSpartan-{}.otf", "Light Regular Medium SemiBold Bold ExtraBold Black"),
+    *styles("LinLibertine_{}.otf", "R RB RI RBI RZ M DR"),
+    *styles("LinBiolinum_{}.otf", "R RB RI"),
+    *styles("OldStandard-{}.ttf", "Regular Bold Italic"),
+    *styles("OpenSans-{}.ttf", "Light Semibold Bold ExtraBold Italic BoldItalic CondLight CondBold"),
+    *styles("Roboto-{}.ttf", "Light Regular Medium Bold Black Italic BoldItalic"),
+    *styles("RobotoCondensed-{}.ttf", "Light Regular Medium Bold Italic BoldItalic"),
+    *styles("LiberationSansNarrow-{}.ttf", "Regular Bold Italic BoldItalic"),
     "LiberationMono-Regular.ttf",
     "LiberationSerif-Italic.ttf",
     "LiberationSerif-BoldItalic.ttf",
