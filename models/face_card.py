@@ -24,6 +24,7 @@ from datasets.faces import FAMILIES, HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, ren
 from datasets.faces.glyphs import HELDOUT_FONTS
 from datasets.faces.render import random_shoot, render_dice_set
 from models.face_net import WIDTH
+from models.train_faces import SCENE_JITTER
 from scoring.faces import DIE_KINDS
 from vision.faces import ALL_TURNS, DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 from vision.readings import rectify
@@ -443,11 +444,11 @@ def write_card(
 - Plus {recipe["scene_crops"]:,} crops cut from {recipe["scene_images"]:,} Blender-rendered table
   scenes of the train split (datasets/scenes; {scene_folders(recipe["scenes"])}), as the app
   cuts them (`vision.readings.rectify`): {recipe["scene_copies"]} copies of each die at least half
-  visible (cocked ones too), each from its true quad with every corner moved by up to 6% of the
-  face's side and a random right-angle turn, and {recipe["scene_none_crops"]:,} `none` crops of
-  table, cards, chips and hands away from the dice. Scene crops make
-  {recipe["scene_share"]:.0%} of every epoch (taken in turn from fresh random orders, so each is
-  drawn about equally often); the rest is the whole pool once."""
+  visible (cocked ones too), each from its true quad with every corner moved by up to
+  {recipe.get("scene_jitter", SCENE_JITTER):.0%} of the face's side and a random right-angle turn, and
+  {recipe["scene_none_crops"]:,} `none` crops of table, cards, chips and hands away from the dice.
+  Scene crops make {recipe["scene_share"]:.0%} of every epoch (taken in turn from fresh random
+  orders, so each is drawn about equally often); the rest is the whole pool once."""
         scene_time = f", cutting scene crops {recipe['scene_s'] / 60:.1f} min"
     width = recipe.get("width", WIDTH)
     eight_bit = quantized_lines(recipe, unquantized, trained, heldout, corner, latency)
@@ -764,6 +765,8 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
     if recipe.get("scenes"):
         command += f" --scenes {' '.join(recipe['scenes'])} --scene-copies {recipe['scene_copies']}"
         command += f" --scene-share {recipe['scene_share']}"
+        if recipe.get("scene_jitter", SCENE_JITTER) != SCENE_JITTER:
+            command += f" --scene-jitter {recipe['scene_jitter']}"
     quantized = recipe.get("quantized")
     # the float file an 8-bit one is made from; else the averaged or trained file is the model
     float_model = quantized["from"] if quantized else f"models/{model_name}"

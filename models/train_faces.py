@@ -54,6 +54,7 @@ DISTIL_TEMPERATURE = 2.0  # softens the teacher's logits so its second and third
 DISTIL_SHARE = 0.5  # of the loss, when a teacher is given; the rest is the labels' own loss
 SCENE_SEEN = 0.5  # a die at least this visible is one the detector must find, so the model must read it
 SCENE_JITTER = 0.06  # corners moved up to this share of the face's side: the detector's quads are not exact
+# (the detector's median corner error is 7.5-8.8% of a face: --scene-jitter tries wider, docs/vision.md)
 DIE_REACH = 2.0  # a top face grown this much about its centre covers the die's sides and shadow
 # --degrade: a webcam's picture of a die in a dim room, as the 64 px crop shows it
 NOISE_SIGMA = (2.0, 16.0)  # grey levels of sensor noise, each channel a little apart (colour noise)
@@ -139,10 +140,10 @@ def face_side(quad) -> float:
     return float(np.sqrt(abs(cv2.contourArea(np.float32(quad)))))
 
 
-def jitter_quad(rng, quad) -> np.ndarray:
-    """``quad`` with each corner moved by up to SCENE_JITTER of the face's side along each axis."""
+def jitter_quad(rng, quad, jitter: float = SCENE_JITTER) -> np.ndarray:
+    """``quad`` with each corner moved by up to ``jitter`` of the face's side along each axis."""
     quad = np.float32(quad)
-    return quad + rng.uniform(-SCENE_JITTER, SCENE_JITTER, quad.shape).astype(np.float32) * face_side(quad)
+    return quad + rng.uniform(-jitter, jitter, quad.shape).astype(np.float32) * face_side(quad)
 
 
 def none_quads(rng, truth: dict, count: int, tries: int = 30) -> list[np.ndarray]:
@@ -175,11 +176,14 @@ def none_quads(rng, truth: dict, count: int, tries: int = 30) -> list[np.ndarray
     return quads
 
 
-def scene_samples(rng, truth: dict, copies: int) -> list[tuple[np.ndarray, str]]:
-    """The quads to cut from one scene and their labels: ``copies`` jittered quads of each die at
-    least half visible (cocked ones too), and ``copies // 2`` (at least one) ``none`` places."""
+def scene_samples(
+    rng, truth: dict, copies: int, jitter: float = SCENE_JITTER
+) -> list[tuple[np.ndarray, str]]:
+    """The quads to cut from one scene and their labels: ``copies`` quads of each die at least
+    half visible (cocked ones too), each corner moved by up to ``jitter`` of the face's side,
+    and ``copies // 2`` (at least one) ``none`` places."""
     samples = [
-        (jitter_quad(rng, die["quad"]), die["label"])
+        (jitter_quad(rng, die["quad"], jitter), die["label"])
         for die in truth["dice"]
         if die["visible"] >= SCENE_SEEN
         for _ in range(copies)
@@ -187,7 +191,9 @@ def scene_samples(rng, truth: dict, copies: int) -> list[tuple[np.ndarray, str]]
     return samples + [(quad, NONE) for quad in none_quads(rng, truth, max(1, copies // 2))]
 
 
-def scene_crops(folders, copies: int, seed: int) -> tuple[np.ndarray, list[str], int]:
+def scene_crops(
+    folders, copies: int, seed: int, jitter: float = SCENE_JITTER
+) -> tuple[np.ndarray, list[str], int]:
     """Crops cut from the train-split scenes in ``folders``, their labels, and the scene count.
 
     Scenes of the held-out split are skipped: they measure transfer and must stay unseen.  Each
@@ -207,7 +213,7 @@ def scene_crops(folders, copies: int, seed: int) -> tuple[np.ndarray, list[str],
         if image is None:
             continue
         used += 1
-        samples = scene_samples(rng, truth, copies)
+        samples = scene_samples(rng, truth, copies, jitter)
         crops = rectify(image, [quad for quad, _ in samples], INPUT_SIZE)
         # rectify always starts at the top-left corner on screen, so a cyclic roll of the quad's
         # corners would change nothing: the right-angle turn a detector's corner order brings is made here
@@ -448,6 +454,12 @@ def main(argv=None):
     )
     parser.add_argument("--scene-copies", type=int, default=4, help="jittered crops of each die seen")
     parser.add_argument(
+        "--scene-jitter",
+        type=float,
+        default=SCENE_JITTER,
+        help="move each corner of a scene crop's quad by up to this share of the face's side",
+    )
+    parser.add_argument(
         "--scene-share", type=float, default=0.35, help="share of each epoch that is scene crops"
     )
     parser.add_argument("--width", type=int, default=WIDTH, help="FaceNet width (ships at the default)")
@@ -477,7 +489,9 @@ def main(argv=None):
     rendered = time.time()
     scenes, scene_count = None, 0
     if args.scenes:
-        crops, crop_labels, scene_count = scene_crops(args.scenes, args.scene_copies, args.seed)
+        crops, crop_labels, scene_count = scene_crops(
+            args.scenes, args.scene_copies, args.seed, args.scene_jitter
+        )
         scenes = (crops, crop_labels)
     cut = time.time()
     teacher = None
@@ -535,6 +549,7 @@ def main(argv=None):
             "scene_crops": len(scenes[1]),
             "scene_none_crops": scenes[1].count(NONE),
             "scene_copies": args.scene_copies,
+            "scene_jitter": args.scene_jitter,
             "scene_share": args.scene_share,
             "scene_s": round(cut - rendered, 1),
         }

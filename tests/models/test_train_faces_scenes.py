@@ -16,7 +16,7 @@ import torch
 
 from datasets.faces import NONE, render_set
 from models import train_faces
-from models.face_card import scene_dice, scene_reports
+from models.face_card import reproduce_command, scene_dice, scene_reports
 from models.face_net import WIDTH, FaceNet, width_of
 from models.train_faces import (
     SCENE_JITTER,
@@ -84,18 +84,40 @@ def test_scene_crops_are_seeded():
     assert first.tobytes() != other.tobytes()
 
 
-def test_jittered_quads_stay_near_their_die():
+@pytest.mark.parametrize("jitter", [SCENE_JITTER, 0.12])
+def test_jittered_quads_stay_near_their_die(jitter):
     rng = np.random.default_rng(0)
     copies = 8
+    farthest = 0.0  # of a face's side, over every corner cut
     for truth in truths("train"):
-        samples = scene_samples(rng, truth, copies)
+        samples = scene_samples(rng, truth, copies, jitter)
         for i, die in enumerate(seen(truth)):
             true = np.float32(die["quad"])
-            reach = SCENE_JITTER * face_side(true) + 1e-3
+            reach = jitter * face_side(true) + 1e-3
             for quad, label in samples[i * copies : (i + 1) * copies]:
                 assert label == die["label"]
                 moved = np.abs(quad - true)
                 assert moved.max() <= reach and moved.max() > 0
+                farthest = max(farthest, moved.max() / face_side(true))
+    # the corners use the reach they are given, not a fixed one
+    assert farthest > 0.8 * jitter
+
+
+def test_a_wider_scene_jitter_is_recorded_and_reproduced(monkeypatch, tmp_path):
+    seen_jitter = []
+
+    def cut(folders, copies, seed, jitter):
+        seen_jitter.append(jitter)
+        raise SystemExit("stop after cutting")
+
+    monkeypatch.setattr(train_faces, "render_pool", lambda *a: (np.zeros((1, 64, 64, 3), np.uint8), ["AS"]))
+    monkeypatch.setattr(train_faces, "scene_crops", cut)
+    with pytest.raises(SystemExit, match="stop after cutting"):
+        train_faces.main(["--scenes", str(FIXTURES), "--scene-jitter", "0.12", "--out", str(tmp_path)])
+    assert seen_jitter == [0.12]
+    recipe = {"seed": 0, "scenes": ["data/scenes/train8"], "scene_copies": 4, "scene_share": 0.25}
+    assert "--scene-jitter" not in reproduce_command(recipe | {"scene_jitter": SCENE_JITTER}, "faces.onnx")
+    assert "--scene-jitter 0.12" in reproduce_command(recipe | {"scene_jitter": 0.12}, "faces.onnx")
 
 
 def test_none_quads_touch_no_die_and_stay_in_the_picture():
