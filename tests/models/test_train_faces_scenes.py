@@ -103,7 +103,7 @@ def test_jittered_quads_stay_near_their_die(jitter):
     assert farthest > 0.8 * jitter
 
 
-def test_a_wider_scene_jitter_is_recorded_and_reproduced(monkeypatch, tmp_path):
+def test_a_wider_scene_jitter_reaches_the_cutting_and_the_reproduce_command(monkeypatch, tmp_path):
     seen_jitter = []
 
     def cut(folders, copies, seed, jitter):
