@@ -54,7 +54,7 @@ DISTIL_TEMPERATURE = 2.0  # softens the teacher's logits so its second and third
 DISTIL_SHARE = 0.5  # of the loss, when a teacher is given; the rest is the labels' own loss
 SCENE_SEEN = 0.5  # a die at least this visible is one the detector must find, so the model must read it
 SCENE_JITTER = 0.06  # corners moved up to this share of the face's side: the detector's quads are not exact
-# (the detector's median corner error is 7.5-8.8% of a face: --scene-jitter tries wider, docs/vision.md)
+# (the detector's error is 7.5-8.8% of a face; a 0.12 jitter gained nothing, docs/vision.md)
 DIE_REACH = 2.0  # a top face grown this much about its centre covers the die's sides and shadow
 # --degrade: a webcam's picture of a die in a dim room, as the 64 px crop shows it
 NOISE_SIGMA = (2.0, 16.0)  # grey levels of sensor noise, each channel a little apart (colour noise)

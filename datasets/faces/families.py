@@ -395,10 +395,11 @@ def draw_joker(rng, label, canvas, fonts):
         star(canvas, S * 0.78, S * 0.22, S * 0.1, second)
     if word:
         if rng.random() < 0.5 or art == 2:
-            font, thickness = pick_font(rng, fonts), weight(rng)
+            # the stroke is drawn either way, so every later random choice stays as it was
+            font, stroke = pick_font(rng, fonts), weight(rng)
             if art == 2:  # alone, the word is all a joker shows: bold, or a thin font's red is pink
-                thickness = 1
-            text = text_mask(font, "JOKER", thickness)
+                stroke = 1
+            text = text_mask(font, "JOKER", stroke)
             wide = S * rng.uniform(0.55, 0.85)
             y = S * (0.5 if art == 2 else 0.8)
             # the word alone must carry a red joker's red
