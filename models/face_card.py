@@ -325,8 +325,8 @@ def write_card(
     recipe = json.loads(
         FaceClassifier(model_path, data_dir=os.devnull).session.get_modelmeta().custom_metadata_map["recipe"]
     )
-    if train_scenes is None:
-        train_scenes = recipe.get("scenes", [])
+    if train_scenes is None:  # those of the model's scene folders this machine has
+        train_scenes = [folder for folder in recipe.get("scenes", []) if Path(folder).is_dir()]
     scene_sets = {"held-out": ([heldout_scenes], "heldout", None)}
     if train_scenes:
         scene_sets["training-split"] = (list(train_scenes), "train", TRAIN_SCENE_SAMPLE)
@@ -915,7 +915,7 @@ def main(argv=None):
         "--train-scenes",
         type=Path,
         nargs="*",
-        help="training-split scene folders to sample (default: those the model was trained on)",
+        help="training-split scene folders to sample (default: those the model was trained on that are here)",
     )
     args = parser.parse_args(argv)
     write_card(args.model, args.test_size, args.workers, args.heldout_scenes, args.train_scenes)
