@@ -33,15 +33,15 @@ def add_vision_commands(commands) -> None:
     watch.set_defaults(run=watch_command)
 
 
-def load_reader(kind: str, command: str):
+def load_reader(kind: str, command: str, detector=None):
     """``read`` reads photos with the face model that reads best; ``watch`` reads video with
-    the camera's fast one."""
+    the camera's fast one (and each settled roll again with a ``read`` reader)."""
     from vision.detector import DetectorFileError
     from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier, ModelFileError
     from vision.pipeline import DiceReader
 
     try:
-        return DiceReader(kind, classifier=FaceClassifier(DEFAULT_MODEL if command == "read" else FAST_MODEL))
+        return DiceReader(kind, detector, FaceClassifier(DEFAULT_MODEL if command == "read" else FAST_MODEL))
     except (DetectorFileError, ModelFileError) as error:
         fail(command, str(error))
 
@@ -81,7 +81,13 @@ def watch_command(args: argparse.Namespace) -> None:
     except SourceError as error:
         fail("watch", str(error))
     reader = load_reader(args.dice, "watch")
-    tracker = RollTracker(fps=source.fps, settle_seconds=args.settle, expected_dice=die_kind(args.dice).dice)
+    photo_reader = load_reader(args.dice, "read", reader.detector)  # names a settled roll's faces
+    tracker = RollTracker(
+        fps=source.fps,
+        settle_seconds=args.settle,
+        expected_dice=die_kind(args.dice).dice,
+        look_again=lambda frame: photo_reader.read(frame, still=True),
+    )
     print(f"dicescore watch: watching {source.name} at {source.fps:g} fps", file=sys.stderr)
     with source:
         try:

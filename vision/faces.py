@@ -312,6 +312,13 @@ class FaceClassifier:
                 path.unlink()
             self._reload(name)
 
+    def reload_learned(self) -> None:
+        """The taught examples as the folder holds them now: another classifier reading from
+        the same folder (the other face model) has learnt or forgotten some."""
+        self.prototypes.clear()
+        self.taught_cosines.clear()
+        self._load_learned()
+
     def learned(self) -> dict[str, int]:
         """How many taught examples each label has (counting the four rotations of each once)."""
         return {label: len(protos) // 4 for label, protos in self.prototypes.items()}

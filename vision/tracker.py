@@ -15,13 +15,18 @@ over them (dice are matched across frames by the centre of their top face), so o
 frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
 hand rests over the table, for an empty table, or when the dice are where they were at the
 last roll (a hand took some away, or a die missed then is seen now).
+
+A roll settles once in several seconds, so the tracker can afford to read its last settled
+frame once more as a photo is read (``look_again``, for example
+``lambda frame: photo_reader.read(frame, still=True)`` with the default face model): that
+reading names each die's face, and the vote still says where the dice are and which lean.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -78,6 +83,9 @@ class RollTracker:
     motion_fraction: float = 0.002  # share of moved pixels that counts the frame as moving
     min_presence: float = 0.5  # share of the settled frames a die must be seen in to count
     hand_area: tuple[float, float] = (0.03, 0.4)  # a hand's share of the frame, min and max
+    # Reads a settled roll's last frame again, surer and slower than a video frame's reading:
+    # its faces replace the vote's (``faces_looked_again``).
+    look_again: Callable[[np.ndarray], DieReadings] | None = None
 
     frame_index: int = field(default=0, init=False)
     _previous: np.ndarray | None = field(default=None, init=False, repr=False)
@@ -115,6 +123,8 @@ class RollTracker:
         if len(dice) == 0 or (self._last_roll is not None and nothing_rolled(dice, self._last_roll)):
             return None
         self._last_roll = dice
+        if self.look_again is not None:
+            dice = faces_looked_again(dice, self.look_again(frame))
         return RollEvent(dice, self.frame_index - 1, (self.frame_index - 1) / self.fps, self.expected_dice)
 
     def _motion(self, small: np.ndarray) -> bool:
@@ -259,6 +269,31 @@ def decide(track: list[DieReading], frames: int) -> DieReading:
         cocked=sum(die.cocked for die in track) * 2 > len(track),
         crop=best.crop,
     )
+
+
+def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
+    """The voted dice with each face read as ``again`` (a second, surer reading of the settled
+    table) reads it: label, confidence, likeliest faces and crop, where ``again`` found the
+    die within half a die of its voted centre and named a face. A die it missed or could not
+    read keeps its vote. Where the dice are, and which lean, stay the vote's: the settled
+    frames agree on them better than one look does."""
+    if len(voted) == 0 or len(again) == 0:
+        return voted
+    distance = np.linalg.norm(voted.centers[:, None] - again.centers[None], axis=2)
+    distance[distance > np.maximum(voted.sizes / 2, 3)[:, None]] = np.inf
+    dice, looks = list(voted), list(again)
+    relabelled, used = set(), set()
+    for flat in np.argsort(distance, axis=None):  # nearest pairs first, one look per die
+        v, a = (int(i) for i in np.unravel_index(flat, distance.shape))
+        if not np.isfinite(distance[v, a]):
+            break
+        if v in relabelled or a in used or looks[a].label is None:
+            continue
+        relabelled.add(v)
+        used.add(a)
+        seen = looks[a]
+        dice[v] = replace(dice[v], label=seen.label, confidence=seen.confidence, top=seen.top, crop=seen.crop)
+    return DieReadings.from_dice(dice)
 
 
 def nothing_rolled(dice: DieReadings, before: DieReadings) -> bool:

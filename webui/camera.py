@@ -6,7 +6,8 @@ folder of images, an http/rtsp URL) and loads the detector and the face classifi
 
 * reads the frames with ``vision``'s DiceReader and RollTracker, the faces read as dice of
   the game being played: the table's game as ``webui.sources.table_game`` finds it (the
-  camera never asks which game it is; the ledger knows);
+  camera never asks which game it is; the ledger knows); each settled roll's faces are read
+  once more as a photo is read, with the default face model (``read_as_photo``);
 * appends each settled roll to that game as its player's roll, with the classifier's
   top-k per die, and saves each die's crop for tap-to-correct to teach (``webui.crops``);
 * keeps the latest frame, each die outlined and labelled, as a JPEG for ``/live.mjpg``,
@@ -41,7 +42,7 @@ from dicescore.ledger import Ledger
 from scoring.faces import DieKind, UnknownFace, die_kind
 from scoring.game import Event, IllegalMove
 from vision.detector import Detector, DetectorFileError
-from vision.faces import FAST_MODEL, FaceClassifier, ModelFileError
+from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier, ModelFileError
 from vision.framing import size_hint
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw
@@ -172,9 +173,12 @@ class Camera:
         start_game: Callable[[Ledger], None] | None = None,
         settle_seconds: float = 0.3,
         backoff: tuple[float, ...] = (0.5, 1, 2, 4, 8),
+        photo_classifier=None,
     ):
         self.detector = detector
-        self.classifier = SharedClassifier(classifier)
+        # Video frames are read with ``classifier``; a settled roll, once, as a photo is read
+        # with ``photo_classifier`` (the default face model), which names its faces.
+        self.classifier = SharedClassifier(classifier, photo_classifier)
         self.kind = kind  # only games of this die kind (the demo clip shows Cubes dice)
         self.start_game = start_game  # starts a game when none of ``kind`` is in progress
         self.view = LiveView("starting")
@@ -183,8 +187,10 @@ class Camera:
         # The first open is not retried: a camera that is not there at the start is an
         # error in the command line, reported before serving.
         self.source = Reconnecting(self._open, backoff, sleep=self._wait_to_reconnect)
-        self.tracker = RollTracker(fps=self.source.fps, settle_seconds=settle_seconds)
+        look_again = self.read_as_photo if photo_classifier is not None else None
+        self.tracker = RollTracker(fps=self.source.fps, settle_seconds=settle_seconds, look_again=look_again)
         self.readers: dict[str, DiceReader] = {}
+        self.photo_readers: dict[str, DiceReader] = {}
         self.outlined = DieReadings.empty()  # the dice drawn on the live view: the latest read
         self.target: TableGame | None = None
         self._looked = (-1, 0.0)  # (changes generation, time) of the last look at the table
@@ -262,6 +268,14 @@ class Camera:
             self.readers[kind] = DiceReader(kind, self.detector, self.classifier)
         return self.readers[kind]
 
+    def read_as_photo(self, frame: np.ndarray) -> DieReadings:
+        """A settled roll's frame read as ``dicescore read`` reads a photo, for its faces: it
+        takes a few tenths of a second, once a roll (docs/vision.md, "The roll tracker")."""
+        kind = self.target.die_kind
+        if kind not in self.photo_readers:
+            self.photo_readers[kind] = DiceReader(kind, self.detector, self.classifier.photos)
+        return self.photo_readers[kind].read(frame, still=True)
+
     def table(self, app: Flask, ledger: Ledger) -> TableGame | None:
         """The game the camera is watching, looked up again after every append made in this
         process and every TABLE_LOOK_SECONDS."""
@@ -334,12 +348,14 @@ def open_camera(spec: str) -> Camera | NoCamera:
     raises SourceError (a one-line error before serving); a missing model does not."""
     opened = [open_source(spec)]  # a wrong SRC is reported first, with or without models
     try:
-        detector, classifier = Detector(), FaceClassifier(FAST_MODEL)
+        detector, classifier, photos = Detector(), FaceClassifier(FAST_MODEL), FaceClassifier(DEFAULT_MODEL)
     except (DetectorFileError, ModelFileError) as error:
         opened.pop().close()
         return NoCamera(str(error))
     # The camera uses the source opened above first; a reconnection opens it anew.
-    return Camera(lambda: opened.pop() if opened else open_source(spec), detector, classifier)
+    return Camera(
+        lambda: opened.pop() if opened else open_source(spec), detector, classifier, photo_classifier=photos
+    )
 
 
 class LoopedClip(FrameSource):
@@ -362,7 +378,7 @@ class LoopedClip(FrameSource):
 
 
 def demo_camera(
-    clip: Path | None = None, detector_model: Path | None = None, classifier=None
+    clip: Path | None = None, detector_model: Path | None = None, classifier=None, photo_classifier=None
 ) -> Camera | None:
     """The demo clip read by the camera pipeline, as a Cubes game for three; None (with a
     log line saying why) when the clip or the detector model is missing."""
@@ -373,12 +389,15 @@ def demo_camera(
             log.warning("the demo video needs %s, which is missing: playing seeded throws instead", needed)
             return None
     try:
+        if classifier is None:  # the shipped models; a classifier given brings its photo one, or none
+            classifier, photo_classifier = FaceClassifier(FAST_MODEL), FaceClassifier(DEFAULT_MODEL)
         return Camera(
             lambda: LoopedClip(Path(clip)),
             Detector(detector_model),
-            classifier if classifier is not None else FaceClassifier(FAST_MODEL),
+            classifier,
             kind="cubes",
             start_game=start_demo_game,
+            photo_classifier=photo_classifier,
         )
     except (DetectorFileError, ModelFileError, SourceError) as error:
         log.warning("the demo video cannot play (%s): playing seeded throws instead", error)

@@ -26,21 +26,43 @@ log = logging.getLogger(__name__)
 
 
 class SharedClassifier:
-    """One face classifier for the camera thread, which reads with it, and the requests
-    that correct dice, which teach it: learning changes what ``classify`` reads from."""
+    """The camera's face classifiers, shared by the camera thread, which reads with them, and
+    the requests that correct dice, which teach them: learning changes what they read from.
+    ``classifier`` reads video frames; ``photo_classifier``, if any, reads a settled roll
+    again as a photo (``photos``). Both read the taught examples of one folder."""
 
-    def __init__(self, classifier):
+    def __init__(self, classifier, photo_classifier=None):
         self.classifier = classifier
+        self.photo_classifier = photo_classifier
         self.lock = threading.Lock()
 
-    def classify(self, crops, kind, turns, second_look, pips):
-        """As ``FaceClassifier.classify``; the camera's reader always says how to read."""
+    def classify(self, crops, **how):
+        """As ``FaceClassifier.classify``."""
         with self.lock:
-            return self.classifier.classify(crops, kind=kind, turns=turns, second_look=second_look, pips=pips)
+            return self.classifier.classify(crops, **how)
+
+    @property
+    def photos(self) -> Locked | None:
+        """The photo classifier, read under the same lock; None when there is none."""
+        return None if self.photo_classifier is None else Locked(self.photo_classifier, self.lock)
 
     def learn(self, crop: np.ndarray, label: str) -> None:
         with self.lock:
             self.classifier.learn(crop, label)
+            if self.photo_classifier is not None:  # it reads the lesson from the shared folder
+                self.photo_classifier.reload_learned()
+
+
+class Locked:
+    """A face classifier read under a lock that lessons take too."""
+
+    def __init__(self, classifier, lock: threading.Lock):
+        self.classifier = classifier
+        self.lock = lock
+
+    def classify(self, crops, **how):
+        with self.lock:
+            return self.classifier.classify(crops, **how)
 
 
 def crop_path(app: Flask, game_id: int, roll: int, die: int) -> Path:

@@ -346,6 +346,22 @@ def test_learn_and_forget_round_trip(tmp_path):
     assert FaceClassifier(data_dir=tmp_path).learned() == {}
 
 
+def test_a_classifier_reloads_what_another_taught_in_their_shared_folder(tmp_path):
+    # The camera's model learns a tap; the default model, which reads each settled roll
+    # again, reads the same folder and must take the lesson too.
+    crop = render_set(1, 9, ("framed",))[0][0]
+    camera, photos = FaceClassifier(FAST_MODEL, data_dir=tmp_path), FaceClassifier(data_dir=tmp_path)
+    before = photos.classify([crop], kind=None)[0].label
+    taught = "QH" if before != "QH" else "KS"
+    camera.learn(crop, taught)
+    assert photos.learned() == {}
+    photos.reload_learned()
+    assert photos.learned() == {taught: 1} and photos.classify([crop], kind=None)[0].label == taught
+    camera.forget()
+    photos.reload_learned()
+    assert photos.learned() == {} and photos.classify([crop], kind=None)[0].label == before
+
+
 def test_missing_model_file_is_named(tmp_path):
     missing = tmp_path / "nowhere.onnx"
     with pytest.raises(ModelFileError, match="nowhere.onnx"):

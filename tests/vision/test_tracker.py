@@ -12,6 +12,7 @@ from vision.tracker import (
     EDGE,
     MOST_SWAY,
     RollTracker,
+    faces_looked_again,
     moved_as_one,
     nothing_rolled,
     relit,
@@ -264,6 +265,44 @@ def test_readings_are_asked_for_only_while_settling():
     for frame in still(table, 10) + table.roll(["3"]) + still(table, 40):
         tracker.update(frame, read)
     assert len(calls) == tracker.settle_frames
+
+
+def test_a_settled_roll_is_looked_at_again_once_and_that_look_names_its_faces():
+    table = Table()
+    looked = []
+
+    def look_again(frame):  # a surer reader: right where the video frames misread the middle die
+        looked.append(frame)
+        return table.readings()
+
+    tracker = RollTracker(fps=FPS, look_again=look_again)
+    events = run(tracker, table, table.roll(["1", "2", "3"]) + still(table, 30), misread={1: "5"})
+    assert [e.labels for e in events] == [["1", "2", "3"]]
+    assert len(looked) == 1 and looked[0].shape == (*SIZE, 3)
+    # a hand passing over the settled dice is no roll: nothing to look at again
+    for t in range(20):
+        table.hand = (60 + 8 * t, 90)
+        events += run(tracker, table, [table.frame()])
+    table.hand = None
+    events += run(tracker, table, still(table, 30))
+    assert len(events) == 1 and len(looked) == 1
+
+
+def test_a_second_look_takes_only_the_faces_it_names_of_the_dice_it_finds():
+    table = Table()
+    table.dice = [(40, 60, "1"), (85, 60, "2"), (130, 60, "3")]
+    voted = table.readings(misread={0: "4", 1: "5", 2: "6"})
+    voted = DieReadings(**{**voted.__dict__, "cocked": np.array([False, True, False])})
+    again = table.readings(misread={1: "5"})[[1, 0]]  # the third die not found, found in another order
+    again = again.with_faces([Face("5", 0.95), Face(None, 0.2)])  # the first die found but not read
+    again = DieReadings(**{**again.__dict__, "quads": again.quads + 2})  # a little off the vote's
+    dice = faces_looked_again(voted, again)
+    assert list(dice.labels) == ["4", "5", "6"]
+    assert dice.confidences[1] == pytest.approx(0.95) and dice.tops[1] == [("5", 0.95)]
+    np.testing.assert_array_equal(dice.quads, voted.quads)  # where the dice are stays the vote's
+    assert list(dice.cocked) == [False, True, False]
+    far = DieReadings(**{**again.__dict__, "quads": again.quads + SIDE})  # a die's side away: no match
+    assert list(faces_looked_again(voted, far).confidences) == list(voted.confidences)
 
 
 def test_vote_drops_a_die_seen_in_too_few_frames():

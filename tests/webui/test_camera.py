@@ -128,6 +128,39 @@ def test_a_settled_roll_is_scored_with_the_guesses_and_the_crops_kept(app, api, 
     assert app.extensions["dicescore.camera"].status == "test camera has ended"
 
 
+class PhotoToneClassifier(ToneClassifier):
+    """A tone reader that names the faces otherwise, as the default model may read a settled
+    roll better than the camera's: and counts how often it reloads its taught examples."""
+
+    reloads = 0
+
+    def reload_learned(self):
+        self.reloads += 1
+
+
+def test_a_settled_roll_is_named_by_the_photo_reading_and_a_tap_teaches_both(app, api, pip_dice, monkeypatch):
+    detector, classifier, tones = pip_dice
+    photos = PhotoToneClassifier({200: ("4", [("4", 0.95)]), 150: ("6", [("6", 0.97)])})
+    looks = []
+    read_as_photo = Camera.read_as_photo
+    monkeypatch.setattr(
+        Camera, "read_as_photo", lambda self, frame: looks.append(1) or read_as_photo(self, frame)
+    )
+    game_id = api.new_game()
+    Camera(
+        lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE, photo_classifier=photos
+    ).watch(app).join(10)
+    roll = events(api, game_id)[-1]
+    assert looks == [1]  # once, for the one roll
+    assert sorted(roll["faces"]) == ["4", "6"]
+    assert roll["top"][roll["faces"].index("6")] == [["6", 0.97]]
+
+    four = roll["faces"].index("4")
+    fixed = [("3" if die == four else face) for die, face in enumerate(roll["faces"])]
+    assert api.move(game_id, "correct", roll=roll["seq"], faces=fixed).status_code == 201
+    assert [label for _, label in classifier.taught] == ["3"] and photos.reloads == 1
+
+
 def test_the_live_picture_is_an_mjpeg_stream_of_the_dice_outlined(app, api, pip_dice):
     detector, classifier, tones = pip_dice
     game_id = api.new_game()
