@@ -26,7 +26,6 @@ from vision.faces import ALL_TURNS, DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 from vision.pipeline import DiceReader
 from vision.readings import draw, rectify
 
-
 # One video frame as the camera reads it. A settled roll's faces are then read again as a
 # photo is (vision.tracker's look_again), so the photo row is what the app reports for them.
 VIDEO_FRAME = "held-out, one video frame as the camera reads it (detector + face check)"
