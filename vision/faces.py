@@ -285,24 +285,27 @@ class FaceClassifier:
 
     # ------------------------------------------------------------------ learning from taps
 
-    def learn(self, crop: np.ndarray, label: str) -> None:
+    def learn(self, crop: np.ndarray, label: str) -> set[str]:
         """Store ``crop`` as an example of ``label`` and use it from now on.  The same crop
         taught before as another face is taken back from that face: the later tap corrects
-        the earlier one."""
+        the earlier one.  Returns the labels whose examples changed."""
         label = parse_face(label).label
         crop = np.ascontiguousarray(crop)
         folder = self.data_dir / label
         folder.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha1(crop.tobytes()).hexdigest()[:16] + ".png"
         if (folder / name).is_file():  # taught so already: one example, as a restart would load
-            return
+            return set()
+        changed = {label}
         for earlier in self.data_dir.glob(f"*/{name}"):
             if earlier.parent.name != label:
                 earlier.unlink()
                 self._reload(earlier.parent.name)
+                changed.add(earlier.parent.name)
         if not cv2.imwrite(str(folder / name), crop):
             raise OSError(f"could not write the taught example {folder / name}")
         self._add_prototypes(label, [crop])
+        return changed
 
     def forget(self, label: str | None = None) -> None:
         """Delete the taught examples of ``label``, or all of them."""
@@ -312,12 +315,17 @@ class FaceClassifier:
                 path.unlink()
             self._reload(name)
 
-    def reload_learned(self) -> None:
-        """The taught examples as the folder holds them now: another classifier reading from
-        the same folder (the other face model) has learnt or forgotten some."""
-        self.prototypes.clear()
-        self.taught_cosines.clear()
-        self._load_learned()
+    def reload_learned(self, labels=None) -> None:
+        """The taught examples of ``labels`` (of every label by default) as the folder holds
+        them now: another classifier reading from the same folder (the other face model) has
+        learnt or forgotten some."""
+        if labels is None:
+            self.prototypes.clear()
+            self.taught_cosines.clear()
+            self._load_learned()
+            return
+        for label in labels:
+            self._reload(label)
 
     def learned(self) -> dict[str, int]:
         """How many taught examples each label has (counting the four rotations of each once)."""

@@ -48,9 +48,9 @@ class SharedClassifier:
 
     def learn(self, crop: np.ndarray, label: str) -> None:
         with self.lock:
-            self.classifier.learn(crop, label)
-            if self.photo_classifier is not None:  # it reads the lesson from the shared folder
-                self.photo_classifier.reload_learned()
+            changed = self.classifier.learn(crop, label)
+            if self.photo_classifier is not None and changed:  # it reads the lesson from the shared folder
+                self.photo_classifier.reload_learned(changed)
 
 
 class Locked:
