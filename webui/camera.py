@@ -270,7 +270,10 @@ class Camera:
 
     def read_as_photo(self, frame: np.ndarray) -> DieReadings:
         """A settled roll's frame read as ``dicescore read`` reads a photo, for its faces: it
-        takes a few tenths of a second, once a roll (docs/vision.md, "The roll tracker")."""
+        takes a few tenths of a second, once a roll (docs/vision.md, "The roll tracker").
+        With no game at the table now (it ended as the roll settled), the vote stands."""
+        if self.target is None:
+            return DieReadings.empty()
         kind = self.target.die_kind
         if kind not in self.photo_readers:
             self.photo_readers[kind] = DiceReader(kind, self.detector, self.classifier.photos)

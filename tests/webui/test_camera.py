@@ -156,6 +156,9 @@ def test_a_settled_roll_is_named_by_the_photo_reading_and_a_tap_teaches_both(app
     assert sorted(roll["faces"]) == ["4", "6"]
     assert roll["top"][roll["faces"].index("6")] == [["6", 0.97]]
 
+    camera = Camera(lambda: Frames([]), detector, classifier, photo_classifier=photos)
+    assert len(camera.read_as_photo(table(tones))) == 0  # no game at the table: the vote stands
+
     four = roll["faces"].index("4")
     fixed = [("3" if die == four else face) for die, face in enumerate(roll["faces"])]
     assert api.move(game_id, "correct", roll=roll["seq"], faces=fixed).status_code == 201
