@@ -179,7 +179,8 @@ def test_read_image_finds_the_dice_of_a_rendered_still(models):
     truth = json.loads(truth_path.read_text())
     image = cv2.imread(str(truth_path.with_name(truth["image"])))
     seen = [d for d in truth["dice"] if d["visible"] >= 0.5]
-    found = DiceReader(truth["dice"][0]["kind"], *models[:2]).read(image)
+    detector, classifier, _ = models
+    found = DiceReader(truth["dice"][0]["kind"], detector, classifier).read(image)
     assert abs(len(found) - len(seen)) <= 1
     for die in seen:  # each die seen has a find over its centre
         centre = np.mean(die["quad"], 0)
@@ -202,7 +203,7 @@ def test_a_die_that_fills_a_photo_is_found(models):
     # each flat, wholly visible die of the rendered stills, photographed so close that its
     # face is 70% of a 1024x768 frame's height (found 22 of 23, session 7's detector 23; before
     # the photo search shrank frames further than half, 6)
-    detector = models[0]
+    detector, _, _ = models
     found = shown = 0
     for image, truth in rendered_stills():
         for die in truth["dice"]:
@@ -229,7 +230,7 @@ def test_small_dice_in_a_12_megapixel_photo_are_found(models):
     # the rendered stills twice as big in the middle of a 4032x3024 photo, the rest their
     # table's colour: dice about 40 px across, 4% of the network's view of the whole frame
     # (found 19 of 24, session 7's detector 18; searched by quarters alone, 9)
-    detector = models[0]
+    detector, _, _ = models
     found = shown = 0
     for image, truth in rendered_stills():
         shift = (np.float32([4032, 3024]) - 2 * np.float32(image.shape[1::-1])) / 2
