@@ -25,6 +25,7 @@ reading names each die's face, and the vote still says where the dice are and wh
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -301,8 +302,22 @@ def nothing_rolled(dice: DieReadings, before: DieReadings) -> bool:
     (a hand passed over, or took some away), or every die of the last roll still lies where it
     lay (nothing was picked up, so whatever is found besides is a die the last roll's reading
     missed, not a new throw: no game here adds dice without picking any up), or the camera was
-    knocked and sees the same dice from elsewhere."""
+    knocked and sees the same dice from elsewhere.  Unless they show other faces: dice thrown
+    low from one hand land near where they lay, and only their faces tell the throw."""
+    if shows_other_faces(dice, before):
+        return False
     return all_seen_before(dice, before) or all_seen_before(before, dice) or moved_as_one(dice, before)
+
+
+def shows_other_faces(dice: DieReadings, before: DieReadings) -> bool:
+    """At least two dice, and at least half of those read in the smaller of the two rolls, show
+    faces the other roll does not (as multisets, so dice taken away or a die missed before
+    change nothing, nor does the camera moving).  A settled die is read alike each time it is
+    voted on, but one may be misread, so one changed face is not enough."""
+    now = Counter(label for label in dice.labels if label is not None)
+    was = Counter(label for label in before.labels if label is not None)
+    changed = min((now - was).total(), (was - now).total())
+    return changed >= 2 and 2 * changed >= min(now.total(), was.total())
 
 
 def moved_as_one(dice: DieReadings, before: DieReadings, least: int = 4) -> bool:
@@ -332,8 +347,8 @@ def moved_as_one(dice: DieReadings, before: DieReadings, least: int = 4) -> bool
 def all_seen_before(dice: DieReadings, before: DieReadings) -> bool:
     """Every die lies where a die of the last roll lay, once a small drift of the camera shared
     by all the dice is taken away: nothing was rolled (a hand passed over, or took some away).
-    Faces are not compared: a die that has not moved shows the face it showed, and a second
-    look may misread it differently."""
+    Faces are not compared die by die: a die that has not moved shows the face it showed, and
+    may be misread differently (``shows_other_faces`` compares the roll's faces)."""
     if len(before) == 0:
         return False
     distance = np.linalg.norm(dice.centers[:, None] - before.centers[None], axis=2)
