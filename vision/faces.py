@@ -315,15 +315,10 @@ class FaceClassifier:
                 path.unlink()
             self._reload(name)
 
-    def reload_learned(self, labels=None) -> None:
-        """The taught examples of ``labels`` (of every label by default) as the folder holds
-        them now: another classifier reading from the same folder (the other face model) has
-        learnt or forgotten some."""
-        if labels is None:
-            self.prototypes.clear()
-            self.taught_cosines.clear()
-            self._load_learned()
-            return
+    def reload_learned(self, labels) -> None:
+        """The taught examples of ``labels`` as the folder holds them now: another classifier
+        reading from the same folder (the other face model) has learnt or forgotten some
+        (``learn`` returns the labels it changed)."""
         for label in labels:
             self._reload(label)
 

@@ -355,14 +355,14 @@ def test_a_classifier_reloads_what_another_taught_in_their_shared_folder(tmp_pat
     taught = "QH" if before != "QH" else "KS"
     assert camera.learn(crop, taught) == {taught}
     assert photos.learned() == {}
-    photos.reload_learned()
+    photos.reload_learned({taught})
     assert photos.learned() == {taught: 1} and photos.classify([crop], kind=None)[0].label == taught
     assert camera.learn(crop, taught) == set()  # taught so already
     assert camera.learn(crop, "AS") == {"AS", taught}  # tapped again as another face: that face only
     photos.reload_learned({"AS", taught})
     assert photos.learned() == {"AS": 1} and photos.classify([crop], kind=None)[0].label == "AS"
     camera.forget()
-    photos.reload_learned()
+    photos.reload_learned({"AS"})
     assert photos.learned() == {} and photos.classify([crop], kind=None)[0].label == before
 
 
