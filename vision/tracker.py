@@ -73,6 +73,11 @@ class RollEvent:
         }
 
 
+# A voted die that a settled roll's second look does not find is dropped when the vote's
+# confidence in its face is under this (see ``faces_looked_again``).
+UNSURE_VOTE = 0.5
+
+
 @dataclass
 class RollTracker:
     """Turns frames (and readings of the settled ones) into RollEvents."""
@@ -275,13 +280,15 @@ def decide(track: list[DieReading], frames: int) -> DieReading:
 def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
     """The voted dice with each face read as ``again`` (a second, surer reading of the settled
     table) reads it: label, confidence, likeliest faces and crop, where ``again`` found the
-    die within half a die of its voted centre and named a face. A die it missed or could not
-    read keeps its vote. Where the dice are, and which lean, stay the vote's: the settled
-    frames agree on them better than one look does."""
-    if len(voted) == 0 or len(again) == 0:
+    die within half a die of its voted centre and named a face. A die it could not read keeps
+    its vote, and so does one it missed, unless the vote was unsure of it too
+    (``UNSURE_VOTE``): then it is no die. Where the dice are, and which lean, stay the vote's:
+    the settled frames agree on them better than one look does."""
+    if len(voted) == 0 or len(again) == 0:  # nothing looked at (no game at the table): the vote stands
         return voted
     distance = np.linalg.norm(voted.centers[:, None] - again.centers[None], axis=2)
     distance[distance > np.maximum(voted.sizes / 2, 3)[:, None]] = np.inf
+    doubted = ~np.isfinite(distance).any(1) & (voted.confidences < UNSURE_VOTE)
     dice, looks = list(voted), list(again)
     relabelled, used = set(), set()
     for flat in np.argsort(distance, axis=None):  # nearest pairs first, one look per die
@@ -294,7 +301,7 @@ def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
         used.add(a)
         seen = looks[a]
         dice[v] = replace(dice[v], label=seen.label, confidence=seen.confidence, top=seen.top, crop=seen.crop)
-    return DieReadings.from_dice(dice)
+    return DieReadings.from_dice([die for die, no_die in zip(dice, doubted, strict=True) if not no_die])
 
 
 def nothing_rolled(dice: DieReadings, before: DieReadings) -> bool:

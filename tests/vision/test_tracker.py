@@ -11,6 +11,7 @@ from vision.readings import DieReadings
 from vision.tracker import (
     EDGE,
     MOST_SWAY,
+    UNSURE_VOTE,
     RollTracker,
     faces_looked_again,
     moved_as_one,
@@ -328,6 +329,20 @@ def test_a_second_look_takes_only_the_faces_it_names_of_the_dice_it_finds():
     assert list(dice.cocked) == [False, True, False]
     far = DieReadings(**{**again.__dict__, "quads": again.quads + SIDE})  # a die's side away: no match
     assert list(faces_looked_again(voted, far).confidences) == list(voted.confidences)
+
+
+def test_a_die_the_second_look_missed_and_the_vote_doubted_is_no_die():
+    table = Table()
+    table.dice = [(40, 60, "1"), (85, 60, "2"), (130, 60, "3"), (175, 60, "4")]
+    unsure = UNSURE_VOTE / 2
+    voted = table.readings().with_faces(
+        [Face("1", 0.9), Face("2", unsure), Face("3", 0.9), Face("4", unsure)]
+    )
+    again = table.readings()[[0, 3]].with_faces([Face("1", 0.95), Face(None, 0.2)])  # the 4th found, unread
+    dice = faces_looked_again(voted, again)
+    # the 2nd die, unsure and not found again, goes; the 3rd, sure, and the 4th, found, stay
+    assert list(dice.labels) == ["1", "3", "4"]
+    assert len(faces_looked_again(voted, DieReadings.empty())) == 4  # nothing looked at: the vote stands
 
 
 def test_vote_drops_a_die_seen_in_too_few_frames():
