@@ -76,6 +76,9 @@ class RollEvent:
 # A voted die that a settled roll's second look does not find is dropped when the vote's
 # confidence in its face is under this (see ``faces_looked_again``).
 UNSURE_VOTE = 0.5
+# A die that the second look finds and the vote lacks is added when the look reads its face
+# at least this surely.
+SURE_LOOK = 0.95
 
 
 @dataclass
@@ -282,8 +285,9 @@ def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
     table) reads it: label, confidence, likeliest faces and crop, where ``again`` found the
     die within half a die of its voted centre and named a face. A die it could not read keeps
     its vote, and so does one it missed, unless the vote was unsure of it too
-    (``UNSURE_VOTE``): then it is no die. Where the dice are, and which lean, stay the vote's:
-    the settled frames agree on them better than one look does."""
+    (``UNSURE_VOTE``): then it is no die. A die it found that the vote lacks is added if it
+    reads that face surely (``SURE_LOOK``). Where the voted dice are, and which lean, stay
+    the vote's: the settled frames agree on them better than one look does. Left to right."""
     if len(voted) == 0 or len(again) == 0:  # nothing looked at (no game at the table): the vote stands
         return voted
     distance = np.linalg.norm(voted.centers[:, None] - again.centers[None], axis=2)
@@ -301,7 +305,11 @@ def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
         used.add(a)
         seen = looks[a]
         dice[v] = replace(dice[v], label=seen.label, confidence=seen.confidence, top=seen.top, crop=seen.crop)
-    return DieReadings.from_dice([die for die, no_die in zip(dice, doubted, strict=True) if not no_die])
+    dice = [die for die, no_die in zip(dice, doubted, strict=True) if not no_die]
+    unvoted = ~np.isfinite(distance).any(0)
+    dice += [look for look, new in zip(looks, unvoted, strict=True) if new and look.confidence >= SURE_LOOK]
+    dice.sort(key=lambda die: (die.center[0], die.center[1]))
+    return DieReadings.from_dice(dice)
 
 
 def nothing_rolled(dice: DieReadings, before: DieReadings) -> bool:

@@ -11,6 +11,7 @@ from vision.readings import DieReadings
 from vision.tracker import (
     EDGE,
     MOST_SWAY,
+    SURE_LOOK,
     UNSURE_VOTE,
     RollTracker,
     faces_looked_again,
@@ -328,7 +329,20 @@ def test_a_second_look_takes_only_the_faces_it_names_of_the_dice_it_finds():
     np.testing.assert_array_equal(dice.quads, voted.quads)  # where the dice are stays the vote's
     assert list(dice.cocked) == [False, True, False]
     far = DieReadings(**{**again.__dict__, "quads": again.quads + SIDE})  # a die's side away: no match
+    far = far.with_faces([Face("5", SURE_LOOK / 2), Face(None, 0.2)])  # and too unsure to add
     assert list(faces_looked_again(voted, far).confidences) == list(voted.confidences)
+
+
+def test_a_die_the_vote_lacks_is_added_when_the_second_look_reads_it_surely():
+    table = Table()
+    table.dice = [(40, 60, "1"), (85, 60, "2"), (130, 60, "3"), (175, 60, "4")]
+    voted = table.readings()[[1, 3]]
+    again = table.readings().with_faces(
+        [Face("1", 0.99), Face("2", 0.9), Face("3", SURE_LOOK / 2), Face("4", 0.9)]
+    )
+    dice = faces_looked_again(voted, again)
+    assert list(dice.labels) == ["1", "2", "4"]  # the sure 1st added, left to right; the unsure 3rd not
+    np.testing.assert_array_equal(dice.quads[0], again.quads[0])
 
 
 def test_a_die_the_second_look_missed_and_the_vote_doubted_is_no_die():

@@ -135,13 +135,15 @@ class PhotoToneClassifier(ToneClassifier):
 
     reloads = ()
 
-    def reload_learned(self, labels=None):
+    def reload_learned(self, labels):
         self.reloads += (labels,)
 
 
 def test_a_settled_roll_is_named_by_the_photo_reading_and_a_tap_teaches_both(app, api, pip_dice, monkeypatch):
     detector, classifier, tones = pip_dice
-    photos = PhotoToneClassifier({200: ("4", [("4", 0.95)]), 150: ("6", [("6", 0.97)])})
+    # read under SURE_LOOK: the stand-in detector "finds" its two dice anew in each of a photo
+    # search's passes, dozens of places, which a sure look would add to the roll
+    photos = PhotoToneClassifier({200: ("4", [("4", 0.9)]), 150: ("6", [("6", 0.92)])})
     looks = []
     read_as_photo = Camera.read_as_photo
     monkeypatch.setattr(
@@ -154,7 +156,7 @@ def test_a_settled_roll_is_named_by_the_photo_reading_and_a_tap_teaches_both(app
     roll = events(api, game_id)[-1]
     assert looks == [1]  # once, for the one roll
     assert sorted(roll["faces"]) == ["4", "6"]
-    assert roll["top"][roll["faces"].index("6")] == [["6", 0.97]]
+    assert roll["top"][roll["faces"].index("6")] == [["6", 0.92]]
 
     camera = Camera(lambda: Frames([]), detector, classifier, photo_classifier=photos)
     assert len(camera.read_as_photo(table(tones))) == 0  # no game at the table: the vote stands
