@@ -14,12 +14,14 @@ next ``settle_seconds`` of still frames are read and each die's face is decided 
 over them (dice are matched across frames by the centre of their top face), so one misread
 frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
 hand rests over the table, for an empty table, or when the dice are where they were at the
-last roll (a hand took some away, or a die missed then is seen now).
+last roll (a hand took some away, or a die missed then is seen now) showing the faces they
+showed.
 
 A roll settles once in several seconds, so the tracker can afford to read its last settled
 frame once more as a photo is read (``look_again``, for example
 ``lambda frame: photo_reader.read(frame, still=True)`` with the default face model): that
-reading names each die's face, and the vote still says where the dice are and which lean.
+reading names each die's face, and the vote still says where the dice are and which lean;
+the two together decide a die that only one of them is sure of (``faces_looked_again``).
 """
 
 from __future__ import annotations
