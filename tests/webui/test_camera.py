@@ -22,7 +22,7 @@ from vision.faces import FaceReading
 from vision.readings import DieReadings
 from vision.sources import FrameSource, SourceError
 from vision.tracker import RollEvent
-from webui.camera import Camera, NoCamera, demo_camera, guess_faces
+from webui.camera import Camera, NoCamera, demo_camera, guess_faces, live_picture
 from webui.sources import DemoRolls, open_source, start
 
 FELT = (40, 110, 50)  # BGR: no skin tone, so the tracker sees no hand
@@ -207,6 +207,29 @@ def test_the_live_picture_is_an_mjpeg_stream_of_the_dice_outlined(app, api, pip_
     for x, y in tones:
         edge = picture[y - 3 : y + 4, x - 62 : x - 57].astype(int)  # the left side of the quad
         assert ((edge[..., 1] > 150) & (edge[..., 2] < 100)).any()
+
+
+def live_picture_of_one_die(width: int) -> np.ndarray:
+    """The live picture of a felt table with one die read QS, from a camera ``width`` px wide."""
+    scale = width / 640
+    frame = np.full((round(480 * scale), width, 3), FELT, np.uint8)
+    quad = np.float32([[200, 200], [300, 200], [300, 300], [200, 300]]) * scale
+    die = DieReadings.from_quads(quad[None]).with_faces([FaceReading("QS", 0.97, [("QS", 0.97)])])
+    return live_picture(frame, die)
+
+
+def green(pixels: np.ndarray) -> np.ndarray:
+    return (pixels[..., 1] > 150) & (pixels[..., 2] < 100) & (pixels[..., 0] < 100)
+
+
+@pytest.mark.parametrize("width", [1280, 1920])
+def test_the_live_picture_labels_read_alike_from_any_camera_resolution(width):
+    picture, small = live_picture_of_one_die(width), live_picture_of_one_die(640)
+    assert picture.shape == small.shape == (480, 640, 3)  # shrunk to LIVE_WIDTH
+    above = (slice(150, 200), slice(190, 320))  # where the die's label is written
+    # as many label pixels as from a 640-px camera (drawn before the shrink: 55% at 1280, none at 1920)
+    assert green(picture[above]).sum() == pytest.approx(green(small[above]).sum(), rel=0.2)
+    assert green(picture[245:255, 197:203]).any()  # the outline where the shrunk frame has the die
 
 
 def test_a_correction_teaches_the_classifier_each_changed_die_from_its_crop(app, api, pip_dice):
