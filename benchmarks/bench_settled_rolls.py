@@ -73,6 +73,9 @@ def main() -> None:
     parser.add_argument("folders", type=Path, nargs="+", help="labelled scene folders")
     parser.add_argument("--noise", type=float, default=1.5, help="sensor noise, grey levels")
     args = parser.parse_args()
+    for folder in args.folders:
+        if not any(folder.glob("*.json")):
+            parser.error(f"{folder} holds no labelled scenes (python -m datasets.scenes.render makes them)")
     detector = Detector()
     with tempfile.TemporaryDirectory() as no_examples:
         camera = FaceClassifier(FAST_MODEL, data_dir=no_examples)
