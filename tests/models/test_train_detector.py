@@ -176,6 +176,26 @@ def test_an_exported_model_is_rebuilt_exactly_to_train_on(tmp_path):
         from_onnx(8, path, windows)
 
 
+def test_a_rebuilt_model_in_training_computes_what_the_file_does(tmp_path):
+    # In train mode each batch norm normalises by the batch's own statistics; on the very
+    # windows its statistics were measured on, the rebuilt network must still be the file's,
+    # or fine-tuning starts from another network (as it did, at 8 times the file's loss,
+    # while each norm was measured with the convolutions before it missing their biases).
+    torch.manual_seed(1)
+    model = DetectorNet(4).eval()
+    for norm in (m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)):
+        norm.running_mean.uniform_(-0.5, 0.5), norm.running_var.uniform_(0.5, 2.0)
+        norm.weight.data.uniform_(0.5, 1.5), norm.bias.data.uniform_(-0.5, 0.5)
+    path = tmp_path / "detector.onnx"
+    export(model, path, {"seed": 0})
+    windows = [torch.rand(2, 3, CROP, CROP) for _ in range(2)]
+    rebuilt = from_onnx(4, path, windows).train()
+    batch = torch.cat(windows)
+    with torch.no_grad():
+        for theirs, ours in zip(model(batch), rebuilt(batch), strict=True):
+            assert torch.allclose(theirs, ours, atol=1e-3)
+
+
 def test_training_starts_from_an_exported_model(tmp_path, monkeypatch):
     monkeypatch.setattr(train_detector, "CHECKPOINTS", tmp_path / "checkpoints")
     start = tmp_path / "start.onnx"
