@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.scenes.render import truth_paths
 from models.detector_card import SEEN, in_frame, match, read_right, scene_kind, wholly_right
 from vision.detector import Detector
 from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
@@ -46,7 +47,7 @@ def settled_roll(image: np.ndarray, kind: str, detector, camera, photos, rng, no
 
 def measure(folder: Path, detector, camera, photos, noise: float) -> Counter:
     counts = Counter()
-    for truth_path in sorted(folder.glob("*.json")):
+    for truth_path in truth_paths(folder):
         truth = json.loads(truth_path.read_text())
         image = cv2.imread(str(truth_path.with_name(truth["image"])))
         rng = np.random.default_rng(0)  # each still's noise its own: a folder's order changes nothing
@@ -74,7 +75,7 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=1.5, help="sensor noise, grey levels")
     args = parser.parse_args()
     for folder in args.folders:
-        if not any(folder.glob("*.json")):
+        if not truth_paths(folder):
             parser.error(f"{folder} holds no labelled scenes (python -m datasets.scenes.render makes them)")
     detector = Detector()
     with tempfile.TemporaryDirectory() as no_examples:

@@ -29,7 +29,13 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from datasets.scenes.render import HELDOUT_TABLES, MORE_HELDOUT_TABLES, MORE_TRAIN_TABLES, TRAIN_TABLES
+from datasets.scenes.render import (
+    HELDOUT_TABLES,
+    MORE_HELDOUT_TABLES,
+    MORE_TRAIN_TABLES,
+    TRAIN_TABLES,
+    truth_paths,
+)
 from models.detector_net import STRIDE, DetectorNet
 from models.devices import add_device_arguments, device_name
 
@@ -45,7 +51,7 @@ def render_commands(folder: Path) -> list[str]:
     """The datasets.scenes.render commands that remake ``folder``: one per run of scene numbers.
     The seed is the split's usual one; size and die kind are not in the truths, so a folder
     rendered otherwise (the 1280x960 d6 photos) keeps its command by hand (PHOTOS_RENDER)."""
-    truths = [json.loads(path.read_text()) for path in sorted(Path(folder).glob("*.json"))]
+    truths = [json.loads(path.read_text()) for path in truth_paths(folder)]
     if not truths:
         return []
     split = truths[0]["split"]
@@ -78,7 +84,7 @@ def render_commands(folder: Path) -> list[str]:
 def load_scenes(folder: Path) -> list[tuple[np.ndarray, dict]]:
     """Every rendered scene in ``folder``: (BGR image, its truth as datasets.scenes wrote it)."""
     scenes = []
-    for truth_path in sorted(Path(folder).glob("*.json")):
+    for truth_path in truth_paths(folder):
         truth = json.loads(truth_path.read_text())
         image = cv2.imread(str(truth_path.with_name(truth["image"])))
         if image is not None:

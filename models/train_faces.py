@@ -39,6 +39,7 @@ from tqdm import tqdm
 
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS, TRAIN_FONTS, available
+from datasets.scenes.render import truth_paths
 from models.devices import add_device_arguments, device_name
 from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet, freeze_norms, from_onnx, width_of
 from scoring.faces import ALL_LABELS
@@ -120,7 +121,7 @@ def scene_truths(folders, split: str) -> tuple[list[tuple[Path, dict]], int]:
     progress) or that is still being written is passed over."""
     found, other = [], 0
     for folder in folders:
-        for truth_path in sorted(Path(folder).glob("*.json")):
+        for truth_path in truth_paths(folder):
             try:
                 truth = json.loads(truth_path.read_text())
             except json.JSONDecodeError:

@@ -433,6 +433,12 @@ def hand_path(rng, frames: tuple[int, int], target, view: float) -> dict:
     return {"size": 3.0, "colour": colour.tolist(), "path": path}
 
 
+def truth_paths(folder) -> list[Path]:
+    """The NAME.json truths of a rendered folder, in name order; Blender's NAME.result.json,
+    which sits there while a scene is being rendered into it, is not one."""
+    return sorted(path for path in Path(folder).glob("*.json") if not path.name.endswith(".result.json"))
+
+
 def run_blender(job: dict, job_path: Path) -> dict:
     if not BLENDER_PYTHON.is_file():
         raise RendererMissing(

@@ -21,6 +21,7 @@ from models.train_detector import (
     distort,
     export,
     from_onnx,
+    load_scenes,
     render_commands,
     targets,
     window,
@@ -73,6 +74,19 @@ def test_render_commands_remake_each_run_of_scene_numbers(tmp_path):
         f"python -m datasets.scenes.render --out {tmp_path / 'leaning'} --start 300 --count 1 --seed 9000 "
         "--split heldout --views 3 --leaning"
     ]
+
+
+def test_a_folder_being_rendered_into_can_be_trained_on(tmp_path):
+    # Blender leaves NAME.result.json beside the truths while it renders a scene; a training
+    # run started meanwhile crashed on it (it has no "image")
+    folder = tmp_path / "busy"
+    write_truths(folder, {5: (2, "wood")})
+    (folder / "scene00006.result.json").write_text(json.dumps({"frames": []}))
+    assert render_commands(folder) == [
+        f"python -m datasets.scenes.render --out {folder} --start 5 --count 1 --seed 0 --views 2"
+    ]
+    cv2.imwrite(str(folder / "scene00005_v00.png"), np.zeros((24, 32, 3), np.uint8))
+    assert [truth["image"] for _, truth in load_scenes(folder)] == ["scene00005_v00.png"]
 
 
 def test_targets_peak_at_the_face_centre_and_point_to_its_corners():
