@@ -170,9 +170,10 @@ def test_no_card_exports_the_model_and_its_recipe_alone(tmp_path, monkeypatch):
     assert (tmp_path / "checkpoints" / "detector-0-2-w4.pt").is_file()
 
 
-def test_an_exported_model_is_rebuilt_exactly_to_train_on(tmp_path):
-    # checkpoints live in data/, which a new machine lacks; the shipped ONNX file (batch
-    # norms folded into the convolutions) must be a starting point that computes the same
+@pytest.fixture
+def exported(tmp_path):
+    """A small detector whose batch norms are far from the identity, its exported file, and
+    training windows to rebuild it from."""
     torch.manual_seed(0)
     model = DetectorNet(4).eval()
     for norm in (m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)):
@@ -180,7 +181,13 @@ def test_an_exported_model_is_rebuilt_exactly_to_train_on(tmp_path):
         norm.weight.data.uniform_(0.5, 1.5), norm.bias.data.uniform_(-0.5, 0.5)
     path = tmp_path / "detector.onnx"
     export(model, path, {"seed": 0})
-    windows = [torch.rand(2, 3, CROP, CROP) for _ in range(2)]
+    return model, path, [torch.rand(2, 3, CROP, CROP) for _ in range(2)]
+
+
+def test_an_exported_model_is_rebuilt_exactly_to_train_on(exported):
+    # checkpoints live in data/, which a new machine lacks; the shipped ONNX file (batch
+    # norms folded into the convolutions) must be a starting point that computes the same
+    model, path, windows = exported
     rebuilt = from_onnx(4, path, windows)
     x = torch.rand(1, 3, INPUT_H, INPUT_W)
     with torch.no_grad():
@@ -190,19 +197,12 @@ def test_an_exported_model_is_rebuilt_exactly_to_train_on(tmp_path):
         from_onnx(8, path, windows)
 
 
-def test_a_rebuilt_model_in_training_computes_what_the_file_does(tmp_path):
+def test_a_rebuilt_model_in_training_computes_what_the_file_does(exported):
     # In train mode each batch norm normalises by the batch's own statistics; on the very
     # windows its statistics were measured on, the rebuilt network must still be the file's,
     # or fine-tuning starts from another network (as it did, at 8 times the file's loss,
     # while each norm was measured with the convolutions before it missing their biases).
-    torch.manual_seed(1)
-    model = DetectorNet(4).eval()
-    for norm in (m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)):
-        norm.running_mean.uniform_(-0.5, 0.5), norm.running_var.uniform_(0.5, 2.0)
-        norm.weight.data.uniform_(0.5, 1.5), norm.bias.data.uniform_(-0.5, 0.5)
-    path = tmp_path / "detector.onnx"
-    export(model, path, {"seed": 0})
-    windows = [torch.rand(2, 3, CROP, CROP) for _ in range(2)]
+    model, path, windows = exported
     rebuilt = from_onnx(4, path, windows).train()
     batch = torch.cat(windows)
     with torch.no_grad():
