@@ -322,10 +322,21 @@ def write_card(
         f"--heldout data/scenes/heldout --steps {recipe.get('steps')} --batch {recipe.get('batch')} "
         f"--width {recipe.get('width')} --seed {recipe.get('seed')}"
         + (f" --init {recipe['init']}" if recipe.get("init") else "")
+        + (f" --lr {recipe['lr']}" if recipe.get("lr") else "")
         + (f" --device cuda --workers {recipe.get('workers')}" if on_gpu else ""),
         "",
         *([f"Trained on one {recipe['device']} in {recipe.get('train_minutes')} min.", ""] if on_gpu else []),
         *([f"Warm-started: {recipe['history']}", ""] if recipe.get("history") else []),
+        *(
+            [
+                "The file is the mean of the weights of runs fine-tuned alike from one start with",
+                f"different seeds (`python -m models.average_detector --tuned {' '.join(recipe['averaged'])}`);",
+                "the recipe above is the first run's.",
+                "",
+            ]
+            if recipe.get("averaged")
+            else []
+        ),
         f"Recipe of this file: `{json.dumps(recipe)}`.",
         "",
         "Training data: Blender (Cycles) scenes of 1 to 12 physics-settled dice of all three kinds",

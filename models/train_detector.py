@@ -374,8 +374,9 @@ def train(
     return model.cpu().eval()
 
 
-def export(model: DetectorNet, path: Path, recipe: dict) -> None:
-    """One ONNX file; the input size and stride ride in its metadata (vision/detector.py reads them)."""
+def export(model: DetectorNet, path: Path, recipe: dict, leaning_from: float | None = None) -> None:
+    """One ONNX file; the input size and stride ride in its metadata (vision/detector.py reads
+    them), and ``leaning_from``, the cocked output from which a die leans, when chosen for it."""
     import onnx
 
     model = model.to(memory_format=torch.contiguous_format).eval()
@@ -391,6 +392,8 @@ def export(model: DetectorNet, path: Path, recipe: dict) -> None:
     )
     proto = onnx.load(str(path))
     meta = {"input_width": INPUT_W, "input_height": INPUT_H, "stride": STRIDE, "recipe": json.dumps(recipe)}
+    if leaning_from is not None:
+        meta["leaning_from"] = leaning_from
     for key, value in meta.items():
         entry = proto.metadata_props.add()
         entry.key, entry.value = key, str(value)

@@ -61,6 +61,9 @@ VIDEO_SIDE_FACE_MARGIN = 0.15
 REFINE_SIDE = 32
 REFINE_SHIFT = 0.25
 REFINE_SIZE = (0.7, 1.4)
+# A find leans when the network's cocked output reaches this. A model file may carry its own
+# (metadata ``leaning_from``, chosen on training-split scenes it never saw: models/detector.md).
+LEANING_FROM = 0.5
 
 
 class DetectorFileError(RuntimeError):
@@ -87,6 +90,7 @@ class Detector:
             meta = self.session.get_modelmeta().custom_metadata_map
             self.width, self.height = int(meta["input_width"]), int(meta["input_height"])
             self.stride = int(meta["stride"])
+            self.leaning_from = float(meta.get("leaning_from", LEANING_FROM))
         except (KeyError, ValueError) as error:
             raise DetectorFileError(
                 f"detector model file {self.model_path} lacks its metadata ({error})"
@@ -102,7 +106,7 @@ class Detector:
             batch[0, channel] = plane
         batch *= 1 / 255.0
         heat, corners, cocked = self.session.run(["heat", "corners", "cocked"], {"image": batch})
-        found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, self.min_score)
+        found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, self.min_score, self.leaning_from)
         return keep_similar_sizes(found.shifted(-origin).scaled(scale))
 
     def detect_at_scales(self, frame: np.ndarray) -> DieReadings:
@@ -292,17 +296,20 @@ def keep_similar_sizes(found: DieReadings, sure: float = SURE_ALONE, factor: flo
     return like_sized([found], sure, factor)[0]
 
 
-def decode(heat, corners, cocked, stride: int, min_score: float) -> DieReadings:
+def decode(
+    heat, corners, cocked, stride: int, min_score: float, leaning_from: float = LEANING_FROM
+) -> DieReadings:
     """Peaks of the heat map (local maxima over 3x3 cells above ``min_score``) as dice, one find
     per die (``one_per_die``: one die's heat can peak twice, in two cells of equal heat or
-    cells apart on a big die), in the network input's pixels."""
+    cells apart on a big die), in the network input's pixels; a die leans where ``cocked``
+    reaches ``leaning_from``."""
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
     ys, xs = np.nonzero(peaks)
     centres = np.stack([xs, ys], 1).astype(np.float32) + 0.5  # in cells
     offsets = corners[:, ys, xs].T.reshape(-1, 4, 2)
     quads = (centres[:, None] + offsets) * stride
     order = np.argsort(-heat[ys, xs])
-    found = DieReadings.from_quads(quads[order], heat[ys, xs][order], cocked[ys, xs][order] >= 0.5)
+    found = DieReadings.from_quads(quads[order], heat[ys, xs][order], cocked[ys, xs][order] >= leaning_from)
     return found[one_per_die(found)]
 
 

@@ -340,6 +340,14 @@ def test_decode_keeps_only_local_peaks_above_the_threshold():
     assert len(found) == 1 and found.scores[0] == pytest.approx(0.9)
 
 
+def test_a_die_leans_where_the_cocked_output_reaches_the_models_threshold():
+    heat, cocked = np.zeros((6, 6), np.float32), np.zeros((6, 6), np.float32)
+    heat[1, 1], heat[4, 4], cocked[1, 1], cocked[4, 4] = 0.9, 0.8, 0.55, 0.75
+    corners = np.zeros((8, 6, 6), np.float32)
+    assert decode(heat, corners, cocked, 4, 0.4).cocked.tolist() == [True, True]
+    assert decode(heat, corners, cocked, 4, 0.4, leaning_from=0.7).cocked.tolist() == [False, True]
+
+
 def test_missing_and_corrupt_detector_files(tmp_path):
     with pytest.raises(DetectorFileError, match="not found.*train_detector"):
         Detector(tmp_path / "nope.onnx")
