@@ -55,11 +55,14 @@ def render_commands(folder: Path) -> list[str]:
     if not truths:
         return []
     split = truths[0]["split"]
-    views = Counter(truth["image"][:10] for truth in truths)
-    numbers = sorted({int(name[5:]) for name in views})
+    views = Counter(int(truth["image"][5:10]) for truth in truths)
+    leaning = {int(truth["image"][5:10]) for truth in truths if truth.get("leaning")}
+    numbers = sorted(views)
+    # one command per run of numbers rendered alike: a folder may hold plain and leaning runs
+    alike = {number: (views[number], number in leaning) for number in numbers}
     runs, start = [], numbers[0]
     for previous, number in zip(numbers, [*numbers[1:], None], strict=True):
-        if number != previous + 1:
+        if number != previous + 1 or alike[number] != alike[previous]:
             runs.append((start, previous - start + 1))
             start = number
     seed = "--seed 9000 --split heldout" if split == "heldout" else "--seed 0"
@@ -73,10 +76,9 @@ def render_commands(folder: Path) -> list[str]:
     extra = tuple(style for style in opt_in if style in shown)
     if extra:
         seed += " --tables " + " ".join((own if shown & set(own) else ()) + extra)
-    leaning = " --leaning" if truths[0].get("leaning") else ""
     return [
         f"python -m datasets.scenes.render --out {folder} --start {first} --count {count} {seed} "
-        f"--views {views[f'scene{first:05d}']}{leaning}"
+        f"--views {views[first]}" + (" --leaning" if first in leaning else "")
         for first, count in runs
     ]
 

@@ -45,7 +45,7 @@ def die(quad, visible=1.0, cocked=False):
 
 def write_truths(folder, scenes, split="train", **more):
     """Truth files as datasets.scenes.render names them: {scene number: (views, table)}."""
-    folder.mkdir()
+    folder.mkdir(exist_ok=True)
     for number, (views, table) in scenes.items():
         for view in range(views):
             name = f"scene{number:05d}_v{view:02d}"
@@ -73,6 +73,14 @@ def test_render_commands_remake_each_run_of_scene_numbers(tmp_path):
     assert render_commands(tmp_path / "leaning") == [
         f"python -m datasets.scenes.render --out {tmp_path / 'leaning'} --start 300 --count 1 --seed 9000 "
         "--split heldout --views 3 --leaning"
+    ]
+    # session 25's train15 held plain and leaning runs side by side; the card named them all plain
+    write_truths(tmp_path / "mixed", {10: (4, "wood"), 11: (4, "wood"), 12: (6, "wood")})
+    write_truths(tmp_path / "mixed", {13: (4, "felt")}, leaning=True)
+    assert render_commands(tmp_path / "mixed") == [
+        f"python -m datasets.scenes.render --out {tmp_path / 'mixed'} --start {start} --count {count} "
+        f"--seed 0 --views {views}{leaning}"
+        for start, count, views, leaning in [(10, 2, 4, ""), (12, 1, 6, ""), (13, 1, 4, " --leaning")]
     ]
 
 

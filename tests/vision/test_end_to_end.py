@@ -97,10 +97,7 @@ def test_each_roll_shows_the_dice_thrown_give_or_take_one(watched, name):
         ),
         "d6",
         "cards",
-        pytest.param(
-            "cubes",
-            marks=pytest.mark.xfail(reason="issue 5 target: a roll misses a blank die", strict=True),
-        ),
+        "cubes",  # a roll missed a blank die until session 25's detector
         pytest.param(
             "d6-heldout",
             marks=pytest.mark.xfail(
@@ -125,9 +122,11 @@ def share_read_right(events, rolls) -> float:
     return right / max(total, 1)
 
 
-# floors under what the shipped models read (demo 96%, 52 of 54 dice; d6 80%, 12 of 15; cards
-# 63%, 17 of 27; cubes 94%, 17 of 18 (16 before session 23 added a blank die the look found
-# and the vote lacked); d6-heldout 94%; cubes-heldout 94%), a die or two below:
+# floors under what the shipped models read (demo 98%, 53 of 54 dice; d6 80%, 12 of 15; cards
+# 63%, 17 of 27; cubes 100%, 18 of 18; d6-heldout 94%, 17 of 18; cubes-heldout 100%), a die or
+# two below. Session 25's detector read one more demo die and one more die of each Cubes clip
+# (before it: demo 52, cubes 17, cubes-heldout 17; cubes 16 before session 23 added a blank die
+# the look found and the vote lacked):
 # small card dice, 15 pixels across in these 320x240 clips, are the hardest (27 of them: one
 # die is 3.7%).  Before each settled roll was looked at again as a photo (session 22), the
 # votes alone read the demo at 93% (50 of 54) and d6 at 73% (11 of 15), the rest the same;
@@ -136,7 +135,7 @@ def share_read_right(events, rolls) -> float:
 @pytest.mark.parametrize(
     ("name", "floor"),
     [
-        ("demo", 0.92),
+        ("demo", 0.94),
         ("d6", 0.73),
         ("cards", 0.59),
         ("cubes", 0.83),
