@@ -1,8 +1,8 @@
 """Average detector runs' weights (a "model soup") into one ONNX file:
 
-    python -m models.average_detector --tuned data/detector/detector-30-8000-w20.pt \\
-        data/detector/detector-31-8000-w20.pt --recipe-from data/detector/run30/detector.onnx \\
-        --out models/detector.onnx
+    python -m models.average_detector --tuned data/detector/detector-30-3200-w20.pt \\
+        data/detector/detector-31-3200-w20.pt data/detector/detector-32-3200-w20.pt \\
+        --recipe-from data/detector/run30/detector.onnx --leaning-from 0.7 --out models/detector.onnx
 
 Each ``--tuned`` checkpoint must have been fine-tuned from one start (``train_detector --init
 models/detector.onnx`` with different seeds), so that they lie in one basin of the loss: their
@@ -54,8 +54,6 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     recipe = recipe_of(args.recipe_from) if args.recipe_from else {}
     recipe["averaged"] = [str(path) for path in args.tuned]
-    if args.leaning_from is not None:
-        recipe["leaning_from"] = args.leaning_from
     checkpoints = [torch.load(path, weights_only=True) for path in args.tuned]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     export(soup(checkpoints, args.width), args.out, recipe, args.leaning_from)

@@ -330,8 +330,9 @@ def write_card(
         *(
             [
                 "The file is the mean of the weights of runs fine-tuned alike from one start with",
-                f"different seeds (`python -m models.average_detector --tuned {' '.join(recipe['averaged'])}`);",
-                "the recipe above is the first run's.",
+                "different seeds (`python -m models.average_detector --tuned "
+                f"{' '.join(recipe['averaged'])} --leaning-from {detector.leaning_from}`); the recipe",
+                "above is the first run's.",
                 "",
             ]
             if recipe.get("averaged")
@@ -485,8 +486,9 @@ def write_card(
         "  warm-started from the first, on 1,968 images; before the size check and with the",
         "  stage-10 face model): 95.2% / 69.5% alone, 94.6% / 83.2% and 55.4% through the app,",
         "  cocked 58.1%.",
-        "- Session 8: the model before session 25's was the session-7 model (seed 2, 8,000 steps of 24 windows on the",
-        "  CPU, 3,568 images) trained on for 7,100 steps of 64 windows on a GPU with data/scenes/train8",
+        "- Session 8: the model before session 25's was the session-7 model (seed 2, 8,000 steps",
+        "  of 24 windows on the CPU, 3,568 images) trained on for 7,100 steps of 64 windows on a GPU",
+        "  with data/scenes/train8",
         "  added (5,568 images; 454,400 windows against 192,000). The session-7 model, by this card's",
         "  measures: through the app 94.4% / 91.3%, faces 59.3% (d6 86.2%), cocked 71.0% of 31; as a",
         "  photo 95.8% / 93.8%, faces 71.8% (d6 91.7%), cocked 81.2% of 32, flat dice flagged 9.1%.",
