@@ -50,7 +50,7 @@ GLIMPSED = 0.15  # one seen less than SEEN but more than this may be found or no
 def render_commands(folder: Path) -> list[str]:
     """The datasets.scenes.render commands that remake ``folder``: one per run of scene numbers.
     The seed is the split's usual one; size and die kind are not in the truths, so a folder
-    rendered otherwise (the 1280x960 d6 photos) keeps its command by hand (PHOTOS_RENDER)."""
+    rendered otherwise (the 1280x960 photos) keeps its command by hand (detector_card.PHOTO_SETS)."""
     truths = [json.loads(path.read_text()) for path in truth_paths(folder)]
     if not truths:
         return []

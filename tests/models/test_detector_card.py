@@ -1,9 +1,12 @@
-"""The detector card's re-framing of held-out scenes: the truth moves with the picture."""
+"""The detector card's re-framing of held-out scenes (the truth moves with the picture) and its
+photo sets."""
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from models.detector_card import reframe, wholly_right
+from models.detector_card import PHOTO_SETS, photo_set, reframe, wholly_right
 
 
 def scene():
@@ -55,3 +58,19 @@ def test_an_image_is_wholly_right_only_when_every_die_is_found_and_read_and_noth
 def test_an_empty_table_read_as_empty_is_wholly_right():
     assert wholly_right([], {}, [], [], 0)
     assert not wholly_right([], {}, [None], [], 1)
+
+
+def test_each_photo_set_is_one_die_kind_at_a_photo_size_rendered_into_its_own_folder():
+    named = {"d6": "d6", "square-shooters": "Square Shooters", "cubes": "Cubes"}
+    for folder, (name, command) in PHOTO_SETS.items():
+        assert photo_set(Path("data/scenes") / folder) == (name, command)
+        assert f"--out data/scenes/{folder} " in command
+        assert "--split heldout" in command and "--size 1280 960" in command
+        assert named[command.split("--dice ")[1]] in name
+    seeds = [command.split("--seed ")[1].split()[0] for _, command in PHOTO_SETS.values()]
+    assert len(set(seeds)) == len(seeds)  # no two sets show the same scenes
+
+
+def test_a_photo_folder_not_listed_is_named_by_its_path_and_has_no_command():
+    name, command = photo_set(Path("data/scenes/mine"))
+    assert "data/scenes/mine" in name and command == ""
