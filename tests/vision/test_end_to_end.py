@@ -122,7 +122,8 @@ def share_read_right(events, rolls) -> float:
     return right / max(total, 1)
 
 
-# floors under what the shipped models read (demo 98%, 53 of 54 dice; d6 80%, 12 of 15; cards
+# floors under what the shipped models read (demo 98%, 53 of 54 dice; d6 87%, 13 of 15 since
+# session 26's face model (12 before); cards
 # 63%, 17 of 27; cubes 100%, 18 of 18; d6-heldout 94%, 17 of 18; cubes-heldout 100%), a die or
 # two below. Session 25's detector read one more demo die and one more die of each Cubes clip
 # (before it: demo 52, cubes 17, cubes-heldout 17; cubes 16 before session 23 added a blank die
