@@ -378,7 +378,7 @@ def write_card(
         "rigs, distractor colours and, for Cubes and Square Shooters, face artwork that training",
         "never uses.",
         *(["", f"Photos (`--photos`): {PHOTOS_WHY}", ""] if photos else []),
-        *(f"    {photo_set(folder)[1]}" for folder in photos if photo_set(folder)[1]),
+        *(f"    {command}" for _, command in map(photo_set, photos) if command),
         "",
         "## Results",
         "",
