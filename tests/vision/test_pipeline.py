@@ -258,6 +258,19 @@ def test_a_photo_drops_a_find_nearer_a_surer_one_than_two_top_faces_can_lie(tmp_
     assert sorted(kept.centers.tolist()) == [[120, 120], [162, 120]]
 
 
+def test_the_print_on_a_dies_face_is_not_taken_for_dice_of_its_own():
+    die = square_at((200, 200), 100)
+    pips = [square_at((175, 175), 25), square_at((225, 225), 25)]  # surer than the die, as often
+    found = DieReadings.from_quads([die, *pips], scores=[0.7, 0.8, 0.8])
+    assert merge([found, found]).centers.tolist() == [[200, 200]]
+    # only a sure find silences what lies on it, and only what is under PRINT_SHARE of its side
+    unsure = DieReadings.from_quads([die, *pips], scores=[0.5, 0.8, 0.8])
+    assert sorted(merge([unsure, unsure]).centers.tolist()) == [[175, 175], [225, 225]]
+    for side, kept in ((25, 1), (40, 2)):  # a find 2.5 times a die's side may be a stray one around it
+        near_a_corner = DieReadings.from_quads([die, square_at((240, 240), side)], scores=[0.7, 0.8])
+        assert len(merge([near_a_corner, near_a_corner])) == kept
+
+
 def square_at(centre, side):
     x, y, h = centre[0], centre[1], side / 2
     return np.float32([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
