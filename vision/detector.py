@@ -362,7 +362,8 @@ def printed_on_others(found: DieReadings, share: float = PRINT_SHARE) -> np.ndar
     for j in np.flatnonzero(found.scores >= SURE_ALONE):
         outline = found.quads[j].reshape(-1, 1, 2)
         for i in np.flatnonzero(sizes <= share * sizes[j]):
-            printed[i] |= cv2.pointPolygonTest(outline, (float(centres[i, 0]), float(centres[i, 1])), False) >= 0
+            centre = (float(centres[i, 0]), float(centres[i, 1]))
+            printed[i] |= cv2.pointPolygonTest(outline, centre, False) >= 0
     return printed
 
 
