@@ -193,6 +193,7 @@ class DieKind:
     name: str
     labels: tuple[str, ...]
     dice: int | None  # dice in a full roll; None when any number may be rolled
+    each_face_once: bool = False  # the set prints every face on one die only (a deck of cards)
     label_set: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -208,7 +209,9 @@ class DieKind:
         return face
 
 
-SQUARE_SHOOTERS = DieKind("square-shooters", CARD_LABELS + ("JOKER_BLACK", "JOKER_RED"), 9)
+SQUARE_SHOOTERS = DieKind(
+    "square-shooters", CARD_LABELS + ("JOKER_BLACK", "JOKER_RED"), 9, each_face_once=True
+)
 CUBES_DICE = DieKind("cubes", ("CUBES", "BLANK") + NUMBER_LABELS, 6)
 D6 = DieKind("d6", NUMBER_LABELS, None)
 

@@ -361,7 +361,7 @@ def printed_on_others(found: DieReadings, share: float = PRINT_SHARE) -> np.ndar
     printed = np.zeros(len(found), bool)
     for j in np.flatnonzero(found.scores >= SURE_ALONE):
         outline = found.quads[j].reshape(-1, 1, 2)
-        for i in np.flatnonzero(sizes <= share * sizes[j]):
+        for i in np.flatnonzero(sizes < share * sizes[j]):
             centre = (float(centres[i, 0]), float(centres[i, 1]))
             printed[i] |= cv2.pointPolygonTest(outline, centre, False) >= 0
     return printed

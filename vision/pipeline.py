@@ -14,12 +14,13 @@ DiceReader, made for video, with the camera's (models/faces-fast.onnx) unless gi
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 import numpy as np
 
 from scoring.faces import die_kind
 from vision.detector import VIDEO_SIDE_FACE_MARGIN, Detector, without_side_faces
-from vision.faces import ALL_TURNS, FAST_MODEL, FaceClassifier
+from vision.faces import ALL_TURNS, FAST_MODEL, FaceClassifier, FaceReading
 from vision.readings import DieReading, DieReadings, rectify
 
 SURE_FIND = 0.8  # detector score from which a find is kept whatever the classifier says
@@ -40,7 +41,7 @@ class DiceReader:
     def __init__(
         self, kind: str = "d6", detector: Detector | None = None, classifier: FaceClassifier | None = None
     ):
-        die_kind(kind)  # an unknown kind fails here, before any model loads
+        self.die_kind = die_kind(kind)  # an unknown kind fails here, before any model loads
         self.kind = kind
         self.detector = detector if detector is not None else Detector()
         self.classifier = classifier if classifier is not None else FaceClassifier(FAST_MODEL)
@@ -70,6 +71,8 @@ class DiceReader:
         found, faces, crops = found[keep], [faces[i] for i in keep], [crops[i] for i in keep]
         if still:
             self.recut_unsure(frame, found.quads, faces, crops)
+        if self.die_kind.each_face_once and len(faces) <= self.die_kind.dice:
+            faces = each_face_once(faces, self.classifier.min_confidence)
         return found.with_faces(faces, crops)
 
     def recut_unsure(self, frame: np.ndarray, quads: np.ndarray, faces: list, crops: list) -> None:
@@ -88,6 +91,32 @@ class DiceReader:
             i = unsure[k % len(unsure)]
             if face.label is not None and face.confidence > faces[i].confidence:
                 faces[i], crops[i] = face, crop
+
+
+def each_face_once(faces: list[FaceReading], least: float) -> list[FaceReading]:
+    """The readings of one roll of a set that prints each face once (Square Shooters' dice
+    are one deck): where dice read the same face, the surest keeps it and each other takes
+    its likeliest face not yet taken, if that is at least ``least`` of what its reading
+    leaves once the taken faces are set aside; else it is unreadable, for a tap to fix.
+    More dice than the set holds are two sets, and are left alone by the caller."""
+    kept = list(faces)
+    taken: set[str] = set()
+    for i in sorted(range(len(faces)), key=lambda i: -faces[i].confidence):
+        face = faces[i]
+        if face.label is None:
+            continue
+        if face.label not in taken:
+            taken.add(face.label)
+            continue
+        untaken = [(label, p) for label, p in face.top if label not in taken]
+        left = 1.0 - sum(p for label, p in face.top if label in taken)
+        label, p = untaken[0] if untaken else (None, 0.0)
+        if label is not None and p >= least * left:
+            taken.add(label)
+            kept[i] = replace(face, label=label, confidence=p)
+        else:
+            kept[i] = replace(face, label=None)
+    return kept
 
 
 @functools.cache

@@ -24,7 +24,7 @@ from vision.detector import (
     merge,
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
-from vision.pipeline import RECUT_BELOW, DiceReader
+from vision.pipeline import RECUT_BELOW, DiceReader, each_face_once
 from vision.readings import DieReadings, draw, order_corners, rectify
 
 W, H, STRIDE = 64, 48, 4  # the stand-in model's input size and output stride
@@ -269,6 +269,42 @@ def test_the_print_on_a_dies_face_is_not_taken_for_dice_of_its_own():
     for side, kept in ((25, 1), (40, 2)):  # a find 2.5 times a die's side may be a stray one around it
         near_a_corner = DieReadings.from_quads([die, square_at((240, 240), side)], scores=[0.7, 0.8])
         assert len(merge([near_a_corner, near_a_corner])) == kept
+
+
+def test_a_deck_of_dice_shows_each_card_once_in_a_roll():
+    sure = FaceReading("7H", 0.98, [("7H", 0.98), ("AH", 0.01)])
+    second_choice_plain = FaceReading("7H", 0.86, [("7H", 0.86), ("2H", 0.1), ("AH", 0.02)])
+    second_choice_weak = FaceReading("7H", 0.6, [("7H", 0.6), ("AH", 0.1), ("2H", 0.09)])
+    unreadable = FaceReading(None, 0.3, [("7H", 0.3), ("KH", 0.2)])
+    faces = each_face_once([second_choice_plain, unreadable, sure, second_choice_weak], least=0.5)
+    # the surest keeps 7H; 2H is 0.1 of the 0.14 left beside 7H: taken; AH is 0.1 of the 0.4
+    # left beside 7H: unreadable, its choices kept for the tap menu; an unreadable die stays so
+    assert [face.label for face in faces] == ["2H", None, "7H", None]
+    assert faces[0].confidence == pytest.approx(0.1) and faces[3].top == second_choice_weak.top
+    # faces that differ are left as read
+    assert each_face_once([sure, unreadable], least=0.5) == [sure, unreadable]
+
+
+def test_only_a_roll_of_one_deck_is_held_to_each_card_once(tmp_path):
+    class ReadsEverySeven(FakeClassifier):
+        min_confidence = 0.5
+
+        def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+            return [
+                FaceReading("7H", 0.9 - i / 100, [("7H", 0.9 - i / 100), ("2H", 0.09)])
+                for i in range(len(crops))
+            ]
+
+    frame = np.zeros((480, 640, 3), np.uint8)
+    detector = Detector(stand_in_detector(tmp_path / "two.onnx"))  # two dice
+    assert DiceReader("square-shooters", detector, ReadsEverySeven()).read(frame).labels.tolist() == [
+        "7H",
+        "2H",
+    ]
+    assert DiceReader("d6", detector, ReadsEverySeven()).read(frame).labels.tolist() == ["7H", "7H"]
+    ten = DieReadings.from_quads([square_at((30 + 60 * i, 200), 40) for i in range(10)])
+    detector.detect = lambda image: ten  # ten card dice are two sets: any card may show twice
+    assert set(DiceReader("square-shooters", detector, ReadsEverySeven()).read(frame).labels) == {"7H"}
 
 
 def square_at(centre, side):
