@@ -50,12 +50,12 @@ SAME_DIE = 0.5
 # sure one is a side face of the other's die (a tilted camera sees them): on the 1280x960 d6
 # renders, read as photos, precision 90.9% -> 94.6% for one leaning die of 228.
 TOP_FACES_APART = 0.9
-# A find whose centre lies on a sure find (``SURE_ALONE``) over 1/PRINT_SHARE times its side is
-# print on that die's face (a pip, a frame's square), not a die: no die's top face lies on
-# another's. A pip is at most about 0.3 of a face; a find 2-3 times a die's side is more often
-# a group of dice or a stray find around one. On the held-out photos at 1280x960, Cubes
-# precision 84.1% -> 87.6% (the framed artwork's square pips), no die lost; at 0.5 one lone d6
-# die inside a stray find three times its side was lost (docs/vision.md, Limits, session 27).
+# In one pass of the network, a find whose centre lies on a sure find (``SURE_ALONE``) over
+# 1/PRINT_SHARE times its side is print on that die's face (a pip, a frame's square), not a
+# die: no die's top face lies on another's, and a pip is at most about 0.3 of a face. One video
+# frame's pass, held out: precision 90.8% -> 91.2%, no die lost. Not applied when a photo's
+# passes are merged: there a sure find around a cluster of dice, from a pass that saw them
+# small, silenced the dice that finer passes found (docs/vision.md, Limits, session 27).
 PRINT_SHARE = 0.3
 # A video frame's single pass scores a side face above its top face more often, so there the
 # nearer find must also be this much less sure to go (see ``without_side_faces``).
@@ -306,7 +306,8 @@ def keep_similar_sizes(found: DieReadings, sure: float = SURE_ALONE, factor: flo
 def decode(
     heat, corners, cocked, stride: int, min_score: float, leaning_from: float = LEANING_FROM
 ) -> DieReadings:
-    """Peaks of the heat map (local maxima over 3x3 cells above ``min_score``) as dice, one find
+    """Peaks of the heat map (local maxima over 3x3 cells above ``min_score``) as dice, less the
+    print on a die's face (``printed_on_others``: a pip is often surer than its die), one find
     per die (``one_per_die``: one die's heat can peak twice, in two cells of equal heat or
     cells apart on a big die), in the network input's pixels; a die leans where ``cocked``
     reaches ``leaning_from``."""
@@ -317,6 +318,7 @@ def decode(
     quads = (centres[:, None] + offsets) * stride
     order = np.argsort(-heat[ys, xs])
     found = DieReadings.from_quads(quads[order], heat[ys, xs][order], cocked[ys, xs][order] >= leaning_from)
+    found = found[~printed_on_others(found)]
     return found[one_per_die(found)]
 
 
@@ -349,10 +351,8 @@ def kept_apart(found: DieReadings, apart: float, surer_by: float = 0.0) -> list[
 
 
 def one_per_die(found: DieReadings) -> list[int]:
-    """Indices of one find per die, surest first (``SAME_DIE``), less the print found on a
-    die's face (``printed_on_others``): a pip is often surer than its die."""
-    dice = np.flatnonzero(~printed_on_others(found))
-    return dice[kept_apart(found[dice], SAME_DIE)].tolist()
+    """Indices of one find per die, surest first (``SAME_DIE``)."""
+    return kept_apart(found, SAME_DIE)
 
 
 def printed_on_others(found: DieReadings, share: float = PRINT_SHARE) -> np.ndarray:

@@ -22,6 +22,7 @@ from vision.detector import (
     keep_similar_sizes,
     like_sized,
     merge,
+    printed_on_others,
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
 from vision.pipeline import RECUT_BELOW, DiceReader, each_face_once
@@ -260,15 +261,25 @@ def test_a_photo_drops_a_find_nearer_a_surer_one_than_two_top_faces_can_lie(tmp_
 
 def test_the_print_on_a_dies_face_is_not_taken_for_dice_of_its_own():
     die = square_at((200, 200), 100)
-    pips = [square_at((175, 175), 25), square_at((225, 225), 25)]  # surer than the die, as often
-    found = DieReadings.from_quads([die, *pips], scores=[0.7, 0.8, 0.8])
-    assert merge([found, found]).centers.tolist() == [[200, 200]]
+    pips = [square_at((175, 175), 25), square_at((225, 225), 25)]
+    assert printed_on_others(DieReadings.from_quads([die, *pips], [0.7, 0.8, 0.8])).tolist() == [
+        False,
+        True,
+        True,
+    ]
     # only a sure find silences what lies on it, and only what is under PRINT_SHARE of its side
-    unsure = DieReadings.from_quads([die, *pips], scores=[0.5, 0.8, 0.8])
-    assert sorted(merge([unsure, unsure]).centers.tolist()) == [[175, 175], [225, 225]]
-    for side, kept in ((25, 1), (40, 2)):  # a find 2.5 times a die's side may be a stray one around it
-        near_a_corner = DieReadings.from_quads([die, square_at((240, 240), side)], scores=[0.7, 0.8])
-        assert len(merge([near_a_corner, near_a_corner])) == kept
+    assert not printed_on_others(DieReadings.from_quads([die, *pips], [0.5, 0.8, 0.8])).any()
+    for side, printed in ((25, True), (40, False)):  # a find 2.5 times a die's side may be a stray one
+        near_a_corner = DieReadings.from_quads([die, square_at((240, 240), side)], [0.7, 0.8])
+        assert printed_on_others(near_a_corner).tolist() == [False, printed]
+    # In a pass of the network: a die 6 cells across (24 px) peaking at 0.7 in cell (3, 3), and
+    # a pip a cell across peaking surer in cell (1, 1), within half the die's side of its centre.
+    heat, corners = np.zeros((8, 8), np.float32), np.zeros((8, 8, 8), np.float32)
+    heat[3, 3], heat[1, 1] = 0.7, 0.8
+    corners[:, 3, 3] = np.float32([[-3, -3], [3, -3], [3, 3], [-3, 3]]).ravel()
+    corners[:, 1, 1] = np.float32([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]).ravel()
+    found = decode(heat, corners, np.zeros((8, 8), np.float32), STRIDE, 0.4)
+    assert found.centers.tolist() == [[14, 14]] and found.sizes.tolist() == [24]
 
 
 def test_a_deck_of_dice_shows_each_card_once_in_a_roll():
