@@ -359,11 +359,10 @@ def printed_on_others(found: DieReadings, share: float = PRINT_SHARE) -> np.ndar
     """Whether each find's centre lies on a sure find at least 1/``share`` times its side."""
     sizes, centres = found.sizes, found.centers
     printed = np.zeros(len(found), bool)
-    for j in np.flatnonzero(found.scores >= SURE_ALONE):
-        outline = found.quads[j].reshape(-1, 1, 2)
-        for i in np.flatnonzero(sizes < share * sizes[j]):
-            centre = (float(centres[i, 0]), float(centres[i, 1]))
-            printed[i] |= cv2.pointPolygonTest(outline, centre, False) >= 0
+    # (container, find) pairs by size first: most frames have none, and pay no polygon tests
+    for j, i in np.argwhere((found.scores[:, None] >= SURE_ALONE) & (sizes[None] < share * sizes[:, None])):
+        centre = (float(centres[i, 0]), float(centres[i, 1]))
+        printed[i] |= cv2.pointPolygonTest(found.quads[j].reshape(-1, 1, 2), centre, False) >= 0
     return printed
 
 
