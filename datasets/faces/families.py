@@ -81,7 +81,6 @@ def underline(canvas, mask, squeeze, cx, glyph_bottom, height, ink):
 
 
 TURNS_INTO_ANOTHER = ("6", "9")  # ranks that read as each other upside down
-UPRIGHT_SUITS = ("S", "H", "C")  # suits that show which way is up (a diamond looks the same turned)
 
 
 def pick_font(rng, fonts):
@@ -258,11 +257,6 @@ def draw_free_layout(rng, label, canvas, fonts):
         for i, (x, y) in enumerate(corners[: 2 if rng.random() < 0.5 else 4]):
             stamp(canvas, suit_mask(rng, suit), S * x, S * y, small, ink, flip=i % 2 == 1)
         return
-    # Here the suit stands upright beside the rank, above or below it, so a suit that is not
-    # the same upside down (all but the diamond) shows which way is up, as on a real card:
-    # half of those 6s and 9s are not underlined, so that the network learns to read it.
-    if marked and suit in UPRIGHT_SUITS:
-        marked = rng.random() < 0.5
     angle = np.radians(rng.uniform(30, 150) + (180 if rng.random() < 0.5 else 0))
     direction = np.array([np.cos(angle), np.sin(angle)])  # from rank to suit, y down
     h = S * rng.uniform(0.26, 0.4)
