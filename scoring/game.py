@@ -251,7 +251,7 @@ def data_field(event: Event, name: str, kind: type | tuple[type, ...], default: 
 
 def read_roll(labels: Any, kind: str, count: int | Iterable[int] | None) -> tuple[Face, ...]:
     """Parse the faces of one roll of ``kind`` dice, checking how many there are and, for
-    Square Shooters dice, that no card shows twice (each card is on one die face)."""
+    a set that prints each face once (Square Shooters: one deck), that none shows twice."""
     if not isinstance(labels, list | tuple) or not all(isinstance(x, str) for x in labels):
         raise IllegalMove("a roll's faces must be a list of face labels")
     dice = die_kind(kind)
@@ -263,7 +263,7 @@ def read_roll(labels: Any, kind: str, count: int | Iterable[int] | None) -> tupl
     if counts and len(faces) not in counts:
         wanted = " or ".join(map(str, counts))
         raise IllegalMove(f"a roll here has {wanted} dice, not {len(faces)}")
-    if kind == "square-shooters":
+    if dice.each_face_once:
         seen: set[str] = set()
         for face in faces:
             if face.label in seen:
