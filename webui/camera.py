@@ -137,11 +137,10 @@ def guess_faces(dice: DieReadings, kind: DieKind, count: int | None) -> CameraRo
     """
     if count is not None and len(dice) > count:
         dice = dice[np.sort(np.argsort(-dice.scores, kind="stable")[:count])]
-    each_face_once = kind.dice is not None and len(kind.labels) == 6 * kind.dice  # 54 cards on 9 dice
     taken: set[str] = set()
 
     def free(label: str | None) -> bool:
-        return label in kind.label_set and not (each_face_once and label in taken)
+        return label in kind.label_set and not (kind.each_face_once and label in taken)
 
     faces: list[str | None] = [None] * len(dice)
     for i in np.argsort(-dice.confidences, kind="stable"):  # the surest dice choose first
