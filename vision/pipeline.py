@@ -111,11 +111,10 @@ def each_face_once(faces: list[FaceReading], least: float) -> list[FaceReading]:
         untaken = [(label, p) for label, p in face.top if label not in taken]
         left = 1.0 - sum(p for label, p in face.top if label in taken)
         label, p = untaken[0] if untaken else (None, 0.0)
-        if label is not None and p >= least * left:
-            taken.add(label)
-            kept[i] = replace(face, label=label, confidence=p)
-        else:
-            kept[i] = replace(face, label=None)
+        if p < least * left:
+            label = None
+        kept[i] = replace(face, label=label, confidence=p)  # an unreadable die's best free face
+        taken.add(label or "")
     return kept
 
 
