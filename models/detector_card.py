@@ -192,11 +192,26 @@ PHOTO_SETS = {
         "python -m datasets.scenes.render --out data/scenes/heldout-cubes-hires --start 0 --count 8 "
         "--seed 9300 --split heldout --views 3 --size 1280 960 --dice cubes",
     ),
+    # The same size of scene from the training split (scenes no run trained on, the trained
+    # tables and artwork): what the held-out sets lose to new artwork and tables, not to size.
+    "val-cards-hires": (
+        "training-split Square Shooters scenes at 1280x960 (unseen scenes), a photo through `dicescore read`",
+        "python -m datasets.scenes.render --out data/scenes/val-cards-hires --start 0 --count 6 "
+        "--seed 9600 --split train --views 3 --size 1280 960 "
+        "--tables wood felt cloth patterned glass tiles stone planks --dice square-shooters",
+    ),
+    "val-cubes-hires": (
+        "training-split Cubes scenes at 1280x960 (unseen scenes), a photo through `dicescore read`",
+        "python -m datasets.scenes.render --out data/scenes/val-cubes-hires --start 0 --count 6 "
+        "--seed 9500 --split train --views 3 --size 1280 960 "
+        "--tables wood felt cloth patterned glass tiles stone planks --dice cubes",
+    ),
 }
 PHOTOS_WHY = (
     "one die kind each, rendered at a photo's resolution (faces about 60-150 px across) on the "
     "held-out tables and lights, as the real photographs that `dicescore read` will be judged on "
-    "might be taken:"
+    "might be taken; and (val-) unseen scenes of the training split at that size, to tell what "
+    "new artwork and tables cost from what the size does:"
 )
 
 
