@@ -114,6 +114,20 @@ def test_a_correction_to_a_label_outside_the_die_kind_changes_nothing(api):
     assert api.client.get(f"/api/games/{game_id}/export.jsonl").data == before
 
 
+def test_a_correction_that_shows_a_card_twice_changes_nothing(api):
+    # Square Shooters' nine dice are one deck: a tap that names a card another die shows is
+    # refused, as the camera's reader refuses to read one card twice (vision.pipeline)
+    game_id = api.new_game("square-shooters/rummy", ("Ana", "Bo"))
+    roll = ["AS", "KH", "QD", "JC", "10S", "9H", "8D", "7C", "6S"]
+    response = api.roll(game_id, *roll)
+    assert response.status_code == 201, response.json
+    before = api.client.get(f"/api/games/{game_id}/export.jsonl").data
+    seq = response.json["event"]["seq"]
+    response = api.move(game_id, "correct", roll=seq, faces=["AS", "AS", *roll[2:]])
+    assert response.status_code == 400 and "AS shows twice" in response.json["error"]
+    assert api.client.get(f"/api/games/{game_id}/export.jsonl").data == before
+
+
 def test_a_real_game_plays_through_the_api(api):
     """Cubes: a roll moves points between the pot and the players; correcting it moves
     them back."""
