@@ -98,7 +98,9 @@ def each_face_once(faces: list[FaceReading], least: float) -> list[FaceReading]:
     are one deck): where dice read the same face, the surest keeps it and each other takes
     its likeliest face not yet taken, if that is at least ``least`` of what its reading
     leaves once the taken faces are set aside; else it is unreadable, for a tap to fix.
-    More dice than the set holds are two sets, and are left alone by the caller."""
+    More dice than the set holds are two sets, and are left alone by the caller. (A roll the
+    web page records must name every die, so `webui.camera.guess_faces` then fills each
+    unreadable one with its likeliest free face, marked unsure.)"""
     kept = list(faces)
     taken: set[str] = set()
     for i in sorted(range(len(faces)), key=lambda i: -faces[i].confidence):
@@ -108,13 +110,12 @@ def each_face_once(faces: list[FaceReading], least: float) -> list[FaceReading]:
         if face.label not in taken:
             taken.add(face.label)
             continue
-        untaken = [(label, p) for label, p in face.top if label not in taken]
+        label, p = next(((label, p) for label, p in face.top if label not in taken), (None, 0.0))
         left = 1.0 - sum(p for label, p in face.top if label in taken)
-        label, p = untaken[0] if untaken else (None, 0.0)
-        if p < least * left:
-            label = None
-        kept[i] = replace(face, label=label, confidence=p)  # an unreadable die's best free face
-        taken.add(label or "")
+        sure = label is not None and p >= least * left
+        kept[i] = replace(face, label=label if sure else None, confidence=p)  # unreadable: best free face's p
+        if sure:
+            taken.add(label)
     return kept
 
 
