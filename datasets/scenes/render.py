@@ -67,7 +67,9 @@ class RendererMissing(RuntimeError):
 def die_faces(rng, kind: str, index: int = 0, deck: list[str] | None = None) -> list[str]:
     """The six labels of die ``index``, in atlas order (slots 0/1, 2/3, 4/5 are opposite
     faces).  Square Shooters dice share one deck of 52 cards and two jokers, six faces a die,
-    so no card shows twice in a roll of nine: pass the scene's shuffled ``deck``."""
+    so no card shows twice in a roll of nine: pass the scene's shuffled ``deck``.  Dice 10-12
+    of a bigger scene are a second set's first dice, printed as the first set's are: two boxes
+    of the game hold the same nine dice."""
     if kind == "d6":
         pairs = [(1, 6), (2, 5), (3, 4)]
         order = rng.permutation(3)
