@@ -62,7 +62,8 @@ def main():
             taught = [one["after"] for one in sets]
             print(
                 f"  {family} ({kind}): read right {mean['before']:.1%} untaught, {mean['after']:.1%} taught"
-                f" (sets {min(taught):.1%}-{max(taught):.1%}); `none` read as a face"
+                f" (sets {min(taught):.1%}-{max(taught):.1%}); read as another face"
+                f" {mean['wrong_before']:.1%} untaught, {mean['wrong_after']:.1%} taught; `none` read as a face"
                 f" {mean['claimed_before']:.1%} untaught, {mean['claimed_after']:.1%} taught"
             )
 

@@ -194,27 +194,31 @@ def read_a_taught_set(
 ) -> dict[str, float]:
     """One dice set of ``family`` in one shoot (``render_dice_set``; shoot, taught views and
     read views all from ``seed``), read by ``model`` with ``kind``'s mask and ``how`` (classify's
-    turns and second look) before and after one view of each face is taught: the shares of
-    its ``views`` views of each face read right, and of the ``nothing`` crops read as a face."""
+    turns and second look) before and after one view of each face is taught for ``kind``: the shares of
+    its ``views`` views of each face read right and read as another face (the rest are
+    unreadable), and of the ``nothing`` crops read as a face."""
     shoot = random_shoot(np.random.default_rng([seed, set_seed]), family)
     taught, taught_labels = render_dice_set(family, set_seed, 1, seed, shoot=shoot)
     crops, labels = render_dice_set(family, set_seed, views, seed + 1, shoot=shoot)
     with tempfile.TemporaryDirectory() as folder:
         classifier = FaceClassifier(model, data_dir=folder)
 
-        def shares() -> tuple[float, float]:
-            readings = classifier.classify(crops, kind=kind, **how)
-            right = np.mean([r.label == label for r, label in zip(readings, labels, strict=True)])
+        def shares() -> tuple[float, float, float]:
+            read = [r.label for r in classifier.classify(crops, kind=kind, **how)]
+            right = np.mean([label == truth for label, truth in zip(read, labels, strict=True)])
+            wrong = np.mean([label not in (None, truth) for label, truth in zip(read, labels, strict=True)])
             claimed = [r.label is not None for r in classifier.classify(nothing, kind=kind, **how)]
-            return float(right), float(np.mean(claimed)) if claimed else 0.0
+            return float(right), float(wrong), float(np.mean(claimed)) if claimed else 0.0
 
-        before, claimed_before = shares()
+        before, wrong_before, claimed_before = shares()
         for crop, label in zip(taught, taught_labels, strict=True):
-            classifier.learn(crop, label)
-        after, claimed_after = shares()
+            classifier.learn(crop, label, kind)
+        after, wrong_after, claimed_after = shares()
     return {
         "before": before,
         "after": after,
+        "wrong_before": wrong_before,
+        "wrong_after": wrong_after,
         "claimed_before": claimed_before,
         "claimed_after": claimed_after,
     }

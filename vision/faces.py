@@ -22,12 +22,15 @@ A crop the model cannot read (it looks like no face, or no label is confident en
 Learning from taps: ``clf.learn(crop, "QH")`` stores the crop in the user's data folder
 ($DICESCORE_HOME/learned, else $XDG_DATA_HOME/dicescore/learned, else
 ~/.local/share/dicescore/learned).  Every stored crop becomes a prototype of its label on
-the model's embedding: a later crop close to it, and clearly closer than to any other
-taught face, reads as that label (a crop tapped again as another face is that face only).
-A tap fixes the die it was made on and the same die seen again; showing each face of an
-unseen dice set once teaches it only in part (docs/vision.md, "Teaching a dice set").
-Embeddings are recomputed from the stored crops when the classifier starts, so taught
-examples survive a model update.  ``forget()`` deletes them.
+the model's embedding, with varied views of it (turned, tilted, relit: ``varied``): a
+later crop close to it, and clearly closer than to any other taught face, reads as that
+label (a crop tapped again as another face is that face only).  Once every face of a die
+kind is taught, the taught faces need no lead: each is as likely as it is near.  A tap fixes
+the die it was made on and the same die seen again; showing each face of an unseen dice set
+once teaches it in part: it halves the faces read wrong, and leaves near ties unsure, for a
+tap (docs/vision.md, "Teaching a dice set").  Embeddings are recomputed from the stored
+crops when the classifier starts, so taught examples survive a model update.  ``forget()``
+deletes them.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from scoring.faces import ALL_LABELS, die_kind, parse_face
+from scoring.faces import ALL_LABELS, DIE_KINDS, die_kind, parse_face
 from vision.pips import count_pips
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -54,11 +57,20 @@ NONE = "none"  # the model's class for crops that show no readable face
 # embedding): looser matches let taught blanks and faces claim table and hand crops.
 TAUGHT_MIN_SIMILARITY = 0.8
 # ... and only when it is closer than any taught example of another face by this much: the
-# faces of one style the model never saw lie close together, so a near tie is a guess.
+# faces of one style the model never saw lie close together, so a near tie is a guess, and
+# an untaught face of the same style lies as near.  Once every face of a die kind is taught
+# for that kind (``learn``'s ``kind``: a whole dice set, one tap a face), no face of it is
+# left untaught, and its dice read with the taught faces speaking without a lead, each as
+# near as it is: a near tie then reads unsure.  Only taps made on that kind count: a Cubes
+# set's 1-6 are not a set of plain dice, and plain dice read worse if they were taken for
+# one (docs/vision.md, "Teaching a dice set").
 TAUGHT_MIN_LEAD = 0.1
 # A crop the model reads as no face at all needs a near copy of a taught example: taught
 # faces of an unseen style lie near `none`, and looser matches turned table crops into dice.
 TAUGHT_OVER_NONE = 0.95
+# Each taught crop also stands for this many seeded variations of itself (``varied``):
+# turned any way, tilted, moved, relit, blurred, as the camera will see that face again.
+TAUGHT_VARIATIONS = 24
 # A crop whose noise estimate (``noisy``) reaches this is smoothed before it is read:
 # the network learnt from renders far cleaner than a dim webcam's frames, and rendered crops
 # with noise of 15 grey levels read 85% instead of 95% unsmoothed, 92% smoothed.  Clean
@@ -133,8 +145,10 @@ class FaceClassifier:
         self.top_k = top_k
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
         self.prototypes: dict[str, np.ndarray] = {}  # label: taught examples' embeddings
+        self.taught_for: dict[str, set[str | None]] = {}  # label: the die kinds it was taught for
         self.taught_cosines: dict[str, np.ndarray] = {}  # label: the network's cosines for each
         self._masks: dict[str | None, np.ndarray] = {}
+        self._taught_stacks: dict[bytes, tuple] = {}  # a die-kind mask's: see _taught_examples
         self._load_learned()
 
     # ------------------------------------------------------------------ reading
@@ -233,40 +247,61 @@ class FaceClassifier:
 
     def _cosines(self, batch: np.ndarray, allowed: np.ndarray):
         """Cosine of each crop to each label: the trained class, or the nearest taught example
-        if it is closer, close enough and clearly nearer than the other taught faces.
+        of that label if it is closer, where the taught examples speak: the nearest is close
+        enough and clearly nearer than the other taught faces (or every face is taught).
         ``allowed`` (the die kind's labels) decides whether the network alone reads `none`."""
         logits, embeddings = self._run(batch)
         cosines = logits / self.scale
         if not self.prototypes:
             return cosines, embeddings
-        taught = [self.index[label] for label in self.prototypes]
+        taught, examples, firsts, example_reads_none, whole_set = self._taught_examples(allowed)
+        if not taught:
+            return cosines, embeddings
         reads_none = np.where(allowed, cosines, -np.inf).argmax(1) == self.index[NONE]
-        similarity = self._taught_similarity(embeddings, reads_none, allowed)
+        # each crop's similarity to the nearest example of each taught face; a crop the
+        # network reads as `none` is compared only with examples it reads as a face (under the
+        # same mask): a taught example it reads as `none` (a blank, an odd print) lies among
+        # the table crops, and one taught blank claimed 46% of them
+        similarity = embeddings @ examples.T
+        similarity[np.ix_(reads_none, example_reads_none)] = -1.0
+        similarity = np.maximum.reduceat(similarity, firsts, axis=1)
         ranked = np.sort(similarity, 1)
         nearest = ranked[:, -1]
         lead = nearest - ranked[:, -2] if len(taught) > 1 else np.inf
         speaks = (
             (nearest >= TAUGHT_MIN_SIMILARITY)
-            & (lead >= TAUGHT_MIN_LEAD)
+            & ((lead >= TAUGHT_MIN_LEAD) | whole_set)
             & (~reads_none | (nearest >= TAUGHT_OVER_NONE))
         )
-        rows = np.flatnonzero(speaks)
-        columns = np.asarray(taught)[similarity[rows].argmax(1)]
-        cosines[rows, columns] = np.maximum(cosines[rows, columns], nearest[rows])
+        # Where they speak, every taught face is as likely as its nearest example is near: the
+        # nearest names the crop (unless the network is surer of another face), and a close
+        # second taught face keeps the reading unsure, as a near tie should be.
+        cells = np.ix_(np.flatnonzero(speaks), [self.index[label] for label in taught])
+        cosines[cells] = np.maximum(cosines[cells], similarity[speaks])
         return cosines, embeddings
 
-    def _taught_similarity(self, embeddings: np.ndarray, reads_none: np.ndarray, allowed: np.ndarray):
-        """N x taught labels: each crop's similarity to the nearest example of each taught face.
-        A crop the network reads as `none` is compared only with examples it reads as a face
-        (under the same die-kind mask): a taught example it reads as `none` (a blank, an odd
-        print) lies among the table crops, and one taught blank claimed 46% of them."""
-        columns = []
-        for label, protos in self.prototypes.items():
-            taught = np.where(allowed, self.taught_cosines[label], -np.inf)
-            similarity = embeddings @ protos.T
-            similarity[np.ix_(reads_none, taught.argmax(1) == self.index[NONE])] = -1.0
-            columns.append(similarity.max(1))
-        return np.stack(columns, 1)
+    def _taught_examples(self, allowed: np.ndarray):
+        """The taught labels ``allowed`` (a die kind's mask) keeps, all their examples' embeddings
+        stacked, where each label's first, which examples the network reads as `none` under
+        that mask, and whether every face of that kind is taught for it (a whole set): kept
+        until a tap or a restart changes the taught examples."""
+        key = allowed.tobytes()
+        if key not in self._taught_stacks:
+            taught = [label for label in self.prototypes if allowed[self.index[label]]]
+            if not taught:
+                return taught, None, None, None, False
+            kind = next((name for name, mask in self._masks.items() if name and mask.tobytes() == key), None)
+            whole_set = kind in self.whole_sets()
+            counts = [len(self.prototypes[label]) for label in taught]
+            read = [np.where(allowed, self.taught_cosines[label], -np.inf).argmax(1) for label in taught]
+            self._taught_stacks[key] = (
+                taught,
+                np.concatenate([self.prototypes[label] for label in taught]),
+                np.cumsum([0, *counts[:-1]]),
+                np.concatenate(read) == self.index[NONE],
+                whole_set,
+            )
+        return self._taught_stacks[key]
 
     def _fit(self, crop: np.ndarray) -> np.ndarray:
         """One crop as S x S BGR uint8: shrunk by area, or enlarged linearly."""
@@ -285,25 +320,30 @@ class FaceClassifier:
 
     # ------------------------------------------------------------------ learning from taps
 
-    def learn(self, crop: np.ndarray, label: str) -> set[str]:
-        """Store ``crop`` as an example of ``label`` and use it from now on.  The same crop
-        taught before as another face is taken back from that face: the later tap corrects
-        the earlier one.  Returns the labels whose examples changed."""
+    def learn(self, crop: np.ndarray, label: str, kind: str | None = None) -> set[str]:
+        """Store ``crop`` as an example of ``label`` and use it from now on; ``kind`` names the
+        die kind of the dice it was tapped on, if known (once every face of a kind is taught
+        for it, that set reads without a lead: see ``TAUGHT_MIN_LEAD``).  The same crop taught
+        before as another face is taken back from that face: the later tap corrects the
+        earlier one.  Returns the labels whose examples changed."""
         label = parse_face(label).label
+        if kind is not None and label not in die_kind(kind).label_set:
+            raise ValueError(f"{label} is not a face of {kind} dice")
         crop = np.ascontiguousarray(crop)
         folder = self.data_dir / label
         folder.mkdir(parents=True, exist_ok=True)
-        name = hashlib.sha1(crop.tobytes()).hexdigest()[:16] + ".png"
+        digest = hashlib.sha1(crop.tobytes()).hexdigest()[:16]
+        name = f"{digest}.png" if kind is None else f"{digest}.{kind}.png"
         if (folder / name).is_file():  # taught so already: one example, as a restart would load
             return set()
         changed = {label}
-        for earlier in self.data_dir.glob(f"*/{name}"):
-            if earlier.parent.name != label:
-                earlier.unlink()
-                self._reload(earlier.parent.name)
-                changed.add(earlier.parent.name)
+        for earlier in self.data_dir.glob(f"*/{digest}.*png"):
+            earlier.unlink()
+            self._reload(earlier.parent.name)
+            changed.add(earlier.parent.name)
         if not cv2.imwrite(str(folder / name), crop):
             raise OSError(f"could not write the taught example {folder / name}")
+        self.taught_for.setdefault(label, set()).add(kind)
         self._add_prototypes(label, [crop])
         return changed
 
@@ -323,18 +363,34 @@ class FaceClassifier:
             self._reload(label)
 
     def learned(self) -> dict[str, int]:
-        """How many taught examples each label has (counting the four rotations of each once)."""
-        return {label: len(protos) // 4 for label, protos in self.prototypes.items()}
+        """How many taught examples each label has (counting each one's turns and variations once)."""
+        views = 4 + TAUGHT_VARIATIONS
+        return {label: len(protos) // views for label, protos in self.prototypes.items()}
+
+    def whole_sets(self) -> set[str]:
+        """The die kinds whose every face is taught for that kind: dice sets taught whole."""
+        return {
+            kind.name
+            for kind in DIE_KINDS.values()
+            if all(kind.name in self.taught_for.get(label, ()) for label in kind.labels)
+        }
 
     def _add_prototypes(self, label: str, crops) -> None:
-        # A die can land turned any way: each example is stored at its four right-angle turns.
-        turned = [np.rot90(crop, k) for crop in crops for k in range(4)]
-        logits, embeddings = self._run(self.prepare(turned))
+        # A die can land turned any way: each example is stored at its four right-angle turns,
+        # and as varied views of it, seeded by its pixels so that a restart stores the same.
+        shown = []
+        for crop in crops:
+            crop = self._fit(crop)
+            seed = int.from_bytes(hashlib.sha1(crop.tobytes()).digest()[:8], "little")
+            shown += [np.rot90(crop, k) for k in range(4)]
+            shown += varied(crop, TAUGHT_VARIATIONS, np.random.default_rng(seed))
+        logits, embeddings = self._run(self.prepare(shown))
         cosines = logits / self.scale
         if label in self.prototypes:
             embeddings = np.concatenate([self.prototypes[label], embeddings])
             cosines = np.concatenate([self.taught_cosines[label], cosines])
         self.prototypes[label], self.taught_cosines[label] = embeddings, cosines
+        self._taught_stacks.clear()
 
     def _load_learned(self) -> None:
         if not self.data_dir.is_dir():
@@ -346,13 +402,45 @@ class FaceClassifier:
         """``label``'s prototypes from the crops stored for it (none left: its folder goes)."""
         self.prototypes.pop(label, None)
         self.taught_cosines.pop(label, None)
+        self.taught_for.pop(label, None)
+        self._taught_stacks.clear()
         folder = self.data_dir / label
-        crops = [cv2.imread(str(path), cv2.IMREAD_COLOR) for path in sorted(folder.glob("*.png"))]
-        crops = [crop for crop in crops if crop is not None]
-        if crops:
-            self._add_prototypes(label, crops)
+        read = [(path, cv2.imread(str(path), cv2.IMREAD_COLOR)) for path in sorted(folder.glob("*.png"))]
+        read = [(path, crop) for path, crop in read if crop is not None]
+        if read:
+            self.taught_for[label] = {taught_kind(path) for path, _ in read}
+            self._add_prototypes(label, [crop for _, crop in read])
         elif folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
+
+
+def taught_kind(path: Path) -> str | None:
+    """The die kind a stored example was taught for: ``<digest>.<kind>.png``, or none named."""
+    parts = path.name.split(".")
+    return parts[1] if len(parts) == 3 else None
+
+
+def varied(crop: np.ndarray, count: int, rng) -> list[np.ndarray]:
+    """``count`` views of a square BGR crop as a camera might show its face again: turned
+    any way, tilted up to about 8% of its side at each corner, moved and scaled by up to 15%,
+    its channels' gains changed by up to 25%, sometimes defocused, with some sensor noise.
+    The edges fill with the crop's own border pixels, as a die's surroundings."""
+    side = crop.shape[0]
+    corners = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    views = []
+    for _ in range(count):
+        centre = side / 2 + rng.uniform(-0.05, 0.05, 2) * side
+        turn = cv2.getRotationMatrix2D(tuple(centre), rng.uniform(0, 360), rng.uniform(0.85, 1.15))
+        moved = corners + rng.uniform(-0.08, 0.08, (4, 2)).astype(np.float32) * side
+        warp = np.vstack([turn, [0, 0, 1]]) @ cv2.getPerspectiveTransform(corners, moved)
+        view = cv2.warpPerspective(crop, warp, (side, side), borderMode=cv2.BORDER_REFLECT101)
+        view = view.astype(np.float32)
+        view *= rng.uniform(0.75, 1.25, 3)
+        if rng.random() < 0.4:
+            view = cv2.GaussianBlur(view, (0, 0), rng.uniform(0.4, 1.2) * side / 64)
+        view += rng.normal(0, rng.uniform(0, 5), view.shape)
+        views.append(np.clip(view, 0, 255).astype(np.uint8))
+    return views
 
 
 def noisy(crops: np.ndarray) -> np.ndarray:

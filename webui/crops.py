@@ -20,6 +20,7 @@ import numpy as np
 from flask import Flask
 
 from scoring.game import Event
+from scoring.games import GAMES
 from scoring.replay import corrected_moves
 
 log = logging.getLogger(__name__)
@@ -46,9 +47,9 @@ class SharedClassifier:
         """The photo classifier, read under the same lock; None when there is none."""
         return None if self.photo_classifier is None else Locked(self.photo_classifier, self.lock)
 
-    def learn(self, crop: np.ndarray, label: str) -> None:
+    def learn(self, crop: np.ndarray, label: str, kind: str | None = None) -> None:
         with self.lock:
-            changed = self.classifier.learn(crop, label)
+            changed = self.classifier.learn(crop, label, kind)
             if self.photo_classifier is not None and changed:  # it reads the lesson from the shared folder
                 self.photo_classifier.reload_learned(changed)
 
@@ -87,6 +88,8 @@ def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) 
     """Teach the classifier every die that ``correction`` (just stored after ``events``)
     changed and whose crop was saved.  Never raises."""
     roll = correction.data["roll"]
+    game = GAMES.get(events[0].data.get("game"))
+    kind = game.die_kind if game else None  # taps on one game's dice: a dice set of its kind
     before = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
     for die, (old, new) in enumerate(zip(before.get(roll, []), correction.data["faces"], strict=False)):
         path = crop_path(app, game_id, roll, die)
@@ -96,7 +99,7 @@ def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) 
             crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if crop is None:
                 raise OSError(f"cannot read {path}")
-            classifier(app).learn(crop, new)
+            classifier(app).learn(crop, new, kind)
         except Exception:  # whatever learning hits, the correction already stands
             log.exception("game %s roll #%s die %s: could not learn it as %s", game_id, roll, die + 1, new)
 

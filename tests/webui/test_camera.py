@@ -78,6 +78,7 @@ class ToneClassifier:
     def __init__(self, faces):
         self.faces = faces  # tone -> (label or None, top-k)
         self.taught = []
+        self.taught_kinds = []
 
     def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         readings = []
@@ -87,8 +88,9 @@ class ToneClassifier:
             readings.append(FaceReading(label, top[0][1], top))
         return readings
 
-    def learn(self, crop, label):
+    def learn(self, crop, label, kind=None):
         self.taught.append((crop, label))
+        self.taught_kinds.append(kind)
         return {label}
 
 
@@ -244,6 +246,7 @@ def test_a_correction_teaches_the_classifier_each_changed_die_from_its_crop(app,
     ((crop, label),) = classifier.taught
     saved, tone = crop_tone(app, game_id, roll["seq"], five)
     assert label == "6" and tone == 150 and np.array_equal(crop, saved)
+    assert classifier.taught_kinds == ["d6"]  # the game's dice: taps on one kind make its set
 
     # A second correction of the roll names every die again, but teaches only the one it changes.
     api.move(game_id, "correct", roll=roll["seq"], faces=["1" if face == "3" else face for face in fixed])
