@@ -597,12 +597,15 @@ within one run (docs/benchmarks-vision.md).
 - Square Shooters dice in the held-out scenes are read worst: they carry the held-out rank
   beside suit artwork, and their faces are about 20 px wide in the 320 x 240 renders (10th to
   90th percentile 14-34 px), where many indices are a blur even to the eye.
-- Taught examples (`learn()`, one per face, stored at four right-angle turns) do not lift
-  the held-out figure ({taught["accuracy"]:.1%} taught against {heldout["accuracy"]:.1%} untaught):
-  one example of an unseen style does not land near the other crops of its face in the
-  embedding, and near a neighbouring face's crops it takes readings away. A tap still fixes
-  the die it was made on. Storing eight or twelve turns, or accepting taught examples at
-  a cosine of 0.7 or 0.6 instead of 0.8, was tried on stage 8 and did no better (49.4% at
+- Taught examples (`learn()`, one per face, each stored at four right-angle turns and as 24
+  varied views of it, and taught for no die kind: these are one family's faces in many
+  fonts, not one dice set) do not lift the held-out figure ({taught["accuracy"]:.1%} taught
+  against {heldout["accuracy"]:.1%} untaught): one example of an unseen style does not land
+  near the other crops of its face in the embedding, and near a neighbouring face's crops it
+  takes readings away. A tap still fixes the die it was made on; a whole dice set of one
+  print, taught for its die kind, reads fewer faces wrong (docs/vision.md, "Teaching a dice
+  set", has benchmarks/bench_teach.py's figures). Storing eight or twelve turns, or accepting
+  taught examples at a cosine of 0.7 or 0.6 instead of 0.8, was tried on stage 8 and did no better (49.4% at
   best against 49.4% untaught). On stage 12: storing 8 or 24 jittered copies (perspective,
   blur, colour) of each taught crop gave 63.7% and 62.0%; a cosine of 0.9 or 0.95, 68.9% and
   69.0%; the nearest taught example alone, 57.8%. The 0.8 is kept because across the views of

@@ -262,7 +262,7 @@ def test_a_classifier_that_fails_to_learn_does_not_fail_the_correction(app, api,
     camera.watch(app).join(10)
     roll = events(api, game_id)[-1]
 
-    def broken(crop, label):
+    def broken(crop, label, kind=None):
         raise OSError("disk full")
 
     classifier.learn = broken
