@@ -5,10 +5,11 @@
 A dice set is every face of one style family printed one way (font, inks, material,
 outline), filmed in one shoot (one table, light, distance, focus, noise and compression:
 ``datasets.faces.render.Shoot``), as a family's own dice under their own webcam.  For each
-set, one view of every face is taught, and ``--views`` other views of every face are read
-before and after, each with its family's die-kind mask: by the camera's model at one turn
-(a video frame) and by the default model as a photo.  Table and hand crops (`none`) are read
-too, to see whether the taught faces claim them.  Held-out families are the question
+set, one view of every face is taught for the family's die kind, and ``--views`` other
+views of every face are read before and after, each with its family's die-kind mask: by the
+camera's model at one turn (a video frame) and by the default model as a photo, as shares
+read right and read as another face (the rest are unreadable).  Table and hand crops
+(`none`) are read too, to see whether the taught faces claim them.  Held-out families are the question
 (issue 4: one example per face of an unseen style should teach it); two trained families
 are read alongside for comparison.
 """
@@ -63,7 +64,8 @@ def main():
             print(
                 f"  {family} ({kind}): read right {mean['before']:.1%} untaught, {mean['after']:.1%} taught"
                 f" (sets {min(taught):.1%}-{max(taught):.1%}); read as another face"
-                f" {mean['wrong_before']:.1%} untaught, {mean['wrong_after']:.1%} taught; `none` read as a face"
+                f" {mean['wrong_before']:.1%} untaught, {mean['wrong_after']:.1%} taught;"
+                f" `none` read as a face"
                 f" {mean['claimed_before']:.1%} untaught, {mean['claimed_after']:.1%} taught"
             )
 
