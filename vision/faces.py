@@ -70,6 +70,8 @@ TAUGHT_MIN_LEAD = 0.1
 TAUGHT_OVER_NONE = 0.95
 # Each taught crop also stands for this many seeded variations of itself (``varied``):
 # turned any way, tilted, moved, relit, blurred, as the camera will see that face again.
+# They speak only for a whole set: under the lead rule they won nothing, and crops of other
+# prints read worse for them (docs/vision.md, "Teaching a dice set").
 TAUGHT_VARIATIONS = 24
 # A crop whose noise estimate (``noisy``) reaches this is smoothed before it is read:
 # the network learnt from renders far cleaner than a dim webcam's frames, and rendered crops
@@ -147,6 +149,7 @@ class FaceClassifier:
         self.prototypes: dict[str, np.ndarray] = {}  # label: taught examples' embeddings
         self.taught_for: dict[str, set[str | None]] = {}  # label: the die kinds it was taught for
         self.taught_cosines: dict[str, np.ndarray] = {}  # label: the network's cosines for each
+        self.taught_varied: dict[str, np.ndarray] = {}  # label: which of them are varied views
         self._masks: dict[str | None, np.ndarray] = {}
         self._taught_stacks: dict[bytes, tuple] = {}  # a die-kind mask's: see _taught_examples
         self._load_learned()
@@ -292,11 +295,14 @@ class FaceClassifier:
                 return taught, None, None, None, False
             kind = next((name for name, mask in self._masks.items() if name and mask.tobytes() == key), None)
             whole_set = kind in self.whole_sets()
-            counts = [len(self.prototypes[label]) for label in taught]
-            read = [np.where(allowed, self.taught_cosines[label], -np.inf).argmax(1) for label in taught]
+            # the varied views speak for a whole set only: elsewhere they reach into other prints
+            used = {label: whole_set | ~self.taught_varied[label] for label in taught}
+            counts = [int(used[label].sum()) for label in taught]
+            cosines = [self.taught_cosines[label][used[label]] for label in taught]
+            read = [np.where(allowed, each, -np.inf).argmax(1) for each in cosines]
             self._taught_stacks[key] = (
                 taught,
-                np.concatenate([self.prototypes[label] for label in taught]),
+                np.concatenate([self.prototypes[label][used[label]] for label in taught]),
                 np.cumsum([0, *counts[:-1]]),
                 np.concatenate(read) == self.index[NONE],
                 whole_set,
@@ -378,18 +384,21 @@ class FaceClassifier:
     def _add_prototypes(self, label: str, crops) -> None:
         # A die can land turned any way: each example is stored at its four right-angle turns,
         # and as varied views of it, seeded by its pixels so that a restart stores the same.
-        shown = []
+        shown, is_varied = [], []
         for crop in crops:
             crop = self._fit(crop)
             seed = int.from_bytes(hashlib.sha1(crop.tobytes()).digest()[:8], "little")
             shown += [np.rot90(crop, k) for k in range(4)]
             shown += varied(crop, TAUGHT_VARIATIONS, np.random.default_rng(seed))
+            is_varied += [False] * 4 + [True] * TAUGHT_VARIATIONS
         logits, embeddings = self._run(self.prepare(shown))
-        cosines = logits / self.scale
+        cosines, is_varied = logits / self.scale, np.array(is_varied)
         if label in self.prototypes:
             embeddings = np.concatenate([self.prototypes[label], embeddings])
             cosines = np.concatenate([self.taught_cosines[label], cosines])
+            is_varied = np.concatenate([self.taught_varied[label], is_varied])
         self.prototypes[label], self.taught_cosines[label] = embeddings, cosines
+        self.taught_varied[label] = is_varied
         self._taught_stacks.clear()
 
     def _load_learned(self) -> None:
@@ -402,6 +411,7 @@ class FaceClassifier:
         """``label``'s prototypes from the crops stored for it (none left: its folder goes)."""
         self.prototypes.pop(label, None)
         self.taught_cosines.pop(label, None)
+        self.taught_varied.pop(label, None)
         self.taught_for.pop(label, None)
         self._taught_stacks.clear()
         folder = self.data_dir / label
