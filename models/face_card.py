@@ -599,8 +599,8 @@ within one run (docs/benchmarks-vision.md).
   90th percentile 14-34 px), where many indices are a blur even to the eye.
 - Taught examples (`learn()`, one per face, stored at four right-angle turns, and taught for
   no die kind: these are one family's faces in many fonts, not one dice set, whose taps
-  would also speak as 24 varied views of each) do not lift the held-out figure ({taught["accuracy"]:.1%} taught
-  against {heldout["accuracy"]:.1%} untaught): one example of an unseen style does not land
+  would also speak as 24 varied views of each) do not lift the held-out figure
+  ({taught["accuracy"]:.1%} taught against {heldout["accuracy"]:.1%} untaught): one example of an unseen style does not land
   near the other crops of its face in the embedding, and near a neighbouring face's crops it
   takes readings away. A tap still fixes the die it was made on; a whole dice set of one
   print, taught for its die kind, reads fewer faces wrong (docs/vision.md, "Teaching a dice
