@@ -600,9 +600,9 @@ within one run (docs/benchmarks-vision.md).
 - Taught examples (`learn()`, one per face, stored at four right-angle turns, and taught for
   no die kind: these are one family's faces in many fonts, not one dice set, whose taps
   would also speak as 24 varied views of each) do not lift the held-out figure
-  ({taught["accuracy"]:.1%} taught against {heldout["accuracy"]:.1%} untaught): one example of an unseen style does not land
-  near the other crops of its face in the embedding, and near a neighbouring face's crops it
-  takes readings away. A tap still fixes the die it was made on; a whole dice set of one
+  ({taught["accuracy"]:.1%} taught against {heldout["accuracy"]:.1%} untaught): one example
+  of an unseen style does not land near the other crops of its face in the embedding, and
+  near a neighbouring face's crops it takes readings away. A tap still fixes the die it was made on; a whole dice set of one
   print, taught for its die kind, reads fewer faces wrong (docs/vision.md, "Teaching a dice
   set", has benchmarks/bench_teach.py's figures). Storing eight or twelve turns, or accepting
   taught examples at a cosine of 0.7 or 0.6 instead of 0.8, was tried on stage 8 and did no better (49.4% at
