@@ -602,13 +602,14 @@ within one run (docs/benchmarks-vision.md).
   would also speak as 24 varied views of each) do not lift the held-out figure
   ({taught["accuracy"]:.1%} taught against {heldout["accuracy"]:.1%} untaught): one example
   of an unseen style does not land near the other crops of its face in the embedding, and
-  near a neighbouring face's crops it takes readings away. A tap still fixes the die it was made on; a whole dice set of one
-  print, taught for its die kind, reads fewer faces wrong (docs/vision.md, "Teaching a dice
-  set", has benchmarks/bench_teach.py's figures). Storing eight or twelve turns, or accepting
-  taught examples at a cosine of 0.7 or 0.6 instead of 0.8, was tried on stage 8 and did no better (49.4% at
-  best against 49.4% untaught). On stage 12: storing 8 or 24 jittered copies (perspective,
-  blur, colour) of each taught crop gave 63.7% and 62.0%; a cosine of 0.9 or 0.95, 68.9% and
-  69.0%; the nearest taught example alone, 57.8%. The 0.8 is kept because across the views of
+  near a neighbouring face's crops it takes readings away. A tap still fixes the die it was
+  made on; a whole dice set of one print, taught for its die kind, reads fewer faces wrong
+  (docs/vision.md, "Teaching a dice set", has benchmarks/bench_teach.py's figures). Storing
+  eight or twelve turns, or accepting taught examples at a cosine of 0.7 or 0.6 instead of
+  0.8, was tried on stage 8 and did no better (49.4% at best against 49.4% untaught). On
+  stage 12: storing 8 or 24 jittered copies (perspective, blur, colour) of each taught crop
+  gave 63.7% and 62.0%; a cosine of 0.9 or 0.95, 68.9% and 69.0%; the nearest taught example
+  alone, 57.8%. The 0.8 is kept because across the views of
   one held-out scene 43% of pairs of crops of the same die reach it (30% reach 0.9) and no
   pair of different faces does, so a tap carries to the same die seen again.
 - Taught faces of an unseen style lie close together and close to `none` in the embedding.
