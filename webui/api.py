@@ -1,6 +1,6 @@
 """The JSON API: the games on offer, creating a game, a game's view and history,
-appending any event (rolls, corrections, undo and each game's own moves), export, and
-the camera's status.
+appending any event (rolls, corrections, undo and each game's own moves), export, the
+camera's status, and teaching the face classifier a roll the camera read.
 
 Every refusal is a 4xx with ``{"error": message}`` and leaves the log as it was.
 """
@@ -197,3 +197,17 @@ def append_event(game_id: int):
         crops.teach(current_app, game_id, events, stored)
     state = table(ledger, game_id)
     return jsonify(event=stored.to_json(), version=state["version"], view=state["view"]), 201
+
+
+@bp.post(f"/games/{GAME_ID}/rolls/<int(min=1, max=9223372036854775807):roll>/teach")
+def teach_roll(game_id: int, roll: int):
+    """A player vouches that roll ``roll`` reads right as it stands: the face classifier learns
+    every die of it whose crop the camera saved.  The game's log is not touched."""
+    events = get_ledger().events(game_id)  # an unknown game is a 404 before anything else
+    try:
+        taught, saved = crops.teach_roll(current_app, game_id, events, roll)
+    except LookupError as error:
+        raise NotFound(str(error)) from None
+    if saved == 0:
+        raise NotFound(f"roll #{roll} has no dice the camera saw: there is nothing to teach")
+    return jsonify(roll=roll, taught=taught, saved=saved)

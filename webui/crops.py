@@ -4,7 +4,9 @@ The camera saves each die's rectified face crop when its roll is stored, as
 ``CROPS/<game id>-<roll seq>-<die index>.png`` (``CROPS`` defaults to a ``crops`` folder
 beside the database).  When a player's correction changes a die whose crop is there, the
 face classifier learns that crop as the face picked (``FaceClassifier.learn``), so the
-same misread does not come back.  Learning happens after the correction is stored, and a
+same misread does not come back; a player may also vouch for a whole roll (``teach_roll``),
+which teaches every die of it, the ones read right too, so that a dice set's every face
+can be taught.  Learning happens after the correction is stored, and a
 failure to learn is logged: it never undoes or refuses the correction.
 """
 
@@ -88,20 +90,48 @@ def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) 
     """Teach the classifier every die that ``correction`` (just stored after ``events``)
     changed and whose crop was saved.  Never raises."""
     roll = correction.data["roll"]
-    game = GAMES.get(events[0].data.get("game"))
-    kind = game.die_kind if game else None  # taps on one game's dice: a dice set of its kind
     before = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
+    kind = die_kind_of(events)
     for die, (old, new) in enumerate(zip(before.get(roll, []), correction.data["faces"], strict=False)):
-        path = crop_path(app, game_id, roll, die)
-        if old == new or not path.is_file():
-            continue
-        try:
-            crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if crop is None:
-                raise OSError(f"cannot read {path}")
-            classifier(app).learn(crop, new, kind)
-        except Exception:  # whatever learning hits, the correction already stands
-            log.exception("game %s roll #%s die %s: could not learn it as %s", game_id, roll, die + 1, new)
+        if old != new:
+            learn_die(app, game_id, roll, die, new, kind)
+
+
+def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> tuple[int, int]:
+    """Teach the classifier every die of ``roll`` whose crop was saved, as the roll now reads
+    (corrections applied): a player's word that the whole roll is right, how a dice set's
+    faces the camera already reads get taught too.  Returns (dice taught, dice whose crop
+    was saved); raises LookupError when ``roll`` is no roll of dice in force."""
+    faces = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
+    if roll not in faces:
+        raise LookupError(f"there is no roll #{roll} of dice in this game")
+    kind = die_kind_of(events)
+    saved = [die for die in range(len(faces[roll])) if crop_path(app, game_id, roll, die).is_file()]
+    taught = sum(learn_die(app, game_id, roll, die, faces[roll][die], kind) for die in saved)
+    return taught, len(saved)
+
+
+def die_kind_of(events: Sequence[Event]) -> str | None:
+    """The die kind of the game ``events`` start: taps on its dice are a set of that kind."""
+    game = GAMES.get(events[0].data.get("game")) if events else None
+    return game.die_kind if game else None
+
+
+def learn_die(app: Flask, game_id: int, roll: int, die: int, label: str, kind: str | None) -> bool:
+    """Teach the classifier die ``die`` of ``roll`` as ``label`` from its saved crop, if there
+    is one.  Never raises: whatever learning hits, the game stands.  Returns whether it did."""
+    path = crop_path(app, game_id, roll, die)
+    if not path.is_file():
+        return False
+    try:
+        crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if crop is None:
+            raise OSError(f"cannot read {path}")
+        classifier(app).learn(crop, label, kind)
+    except Exception:  # whatever learning hits, the correction already stands
+        log.exception("game %s roll #%s die %s: could not learn it as %s", game_id, roll, die + 1, label)
+        return False
+    return True
 
 
 def classifier(app: Flask) -> SharedClassifier:

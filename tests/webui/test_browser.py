@@ -132,6 +132,7 @@ def test_a_cubes_roll_from_a_recording_is_scored_then_corrected_with_two_taps(
 
     tab.locator("#dice .die").nth(1).click()
     expect(tab.locator("#correct-guesses .face")).to_have_text(["4", "5"])  # the classifier's top-k first
+    expect(tab.locator("#teach")).to_be_visible()  # a die the classifier read may vouch for its roll
     tab.screenshot(path=SCREENSHOTS / "correct-a-die.png")
     tab.locator("#correct-guesses .face[data-label='5']").click()
     expect(tab.locator("#last-note")).to_contain_text("Ana takes 8")
@@ -173,6 +174,12 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
         expect(tab.locator("#dice .die.unsure")).to_have_count(1)
         expect(tab.locator("#history li").first).to_contain_text("corrected to")
         assert [label for _, label in classifier.taught] == ["2"]  # taught with the die's crop
+
+        tab.locator("#dice .die").first.click()  # the whole roll reads right now: vouch for it
+        tab.locator("#teach-roll").click()
+        expect(tab.locator("#taught")).to_contain_text("The camera learnt 5 of roll #")
+        expect(tab.locator("#taught")).to_contain_text("'s 5 dice.")  # the sixth was never seen
+        assert len(classifier.taught) == 1 + 5 and set(classifier.taught_kinds) == {"cubes"}
 
         front = open_tab(server)  # the front page finishes loading, then opens the endless stream
         expect(front.locator("#camera h2 a")).to_have_text("Cubes")

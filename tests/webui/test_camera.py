@@ -292,6 +292,42 @@ def test_a_roll_of_dice_small_in_the_picture_asks_for_the_camera_closer(app, api
     )
 
 
+def test_a_roll_vouched_for_teaches_every_die_as_it_reads_now(app, api, pip_dice):
+    detector, classifier, tones = pip_dice
+    game_id = api.new_game()
+    Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE).watch(app).join(10)
+    roll = events(api, game_id)[-1]
+    fixed = ["6" if face == "5" else face for face in roll["faces"]]
+    api.move(game_id, "correct", roll=roll["seq"], faces=fixed)
+    classifier.taught.clear()
+    classifier.taught_kinds.clear()
+    log_before = events(api, game_id)
+
+    response = api.post(f"/api/games/{game_id}/rolls/{roll['seq']}/teach")
+    assert response.status_code == 200
+    assert response.json == {"roll": roll["seq"], "taught": 2, "saved": 2}
+    # every die, the one read right too, as the roll reads after its correction
+    assert [label for _, label in classifier.taught] == fixed
+    assert classifier.taught_kinds == ["d6", "d6"]
+    for die, (crop, _) in enumerate(classifier.taught):
+        assert np.array_equal(crop, crop_tone(app, game_id, roll["seq"], die)[0])
+    assert events(api, game_id) == log_before  # teaching is not a move of the game
+
+
+def test_teaching_a_roll_that_is_not_there_is_refused_by_name(app, api, pip_dice):
+    detector, classifier, tones = pip_dice
+    game_id = api.new_game()
+    by_hand = api.roll(game_id, "2", "3").json["event"]["seq"]
+    response = api.post(f"/api/games/{game_id}/rolls/{by_hand}/teach")
+    assert response.status_code == 404
+    assert response.json["error"] == f"roll #{by_hand} has no dice the camera saw: there is nothing to teach"
+    response = api.post(f"/api/games/{game_id}/rolls/99/teach")
+    assert response.status_code == 404
+    assert response.json["error"] == "there is no roll #99 of dice in this game"
+    assert api.post(f"/api/games/{game_id + 1}/rolls/1/teach").status_code == 404
+    assert classifier.taught == []
+
+
 def test_a_roll_entered_by_hand_teaches_nothing_and_loads_no_model(app, api):
     game_id = api.new_game()
     roll = api.roll(game_id, "2", "3").json["event"]

@@ -6,6 +6,7 @@
 const table = document.getElementById("table");
 const board = document.getElementById("board");
 const message = document.getElementById("message");
+const taught = document.getElementById("taught");
 const dialog = document.getElementById("correct-die");
 const faces = JSON.parse(document.getElementById("faces").textContent);
 let version = Number(table.dataset.version);
@@ -17,24 +18,38 @@ function showError(text) {
   message.hidden = !text;
 }
 
-async function send(event, retried = false) {
-  const response = await fetch(table.dataset.events, {
+async function post(url, body, retried = false) {
+  const response = await fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken },
-    body: JSON.stringify(event),
+    body: JSON.stringify(body),
   });
   if (response.status === 403 && !retried) {
     // The server may have restarted with a new session: fetch a fresh token once.
     const session = await (await fetch(table.dataset.session)).json();
     if (session.csrf !== csrfToken) {
       csrfToken = session.csrf;
-      return send(event, true);
+      return post(url, body, true);
     }
   }
   const reply = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   showError(response.ok ? "" : reply.error);
-  if (response.ok) refresh();
-  return response.ok;
+  return response.ok ? reply : null;
+}
+
+async function send(event) {
+  const reply = await post(table.dataset.events, event);
+  if (reply) refresh();
+  return reply !== null;
+}
+
+// A player's word that a whole roll reads right: the camera learns every die of it.
+async function teachRoll(roll) {
+  const reply = await post(table.dataset.teach.replace("/ROLL/", `/${roll}/`), {});
+  if (reply) {
+    taught.textContent = `The camera learnt ${reply.taught} of roll #${roll}'s ${reply.saved} dice.`;
+    taught.hidden = false;
+  }
 }
 
 async function refresh() {
@@ -112,9 +127,12 @@ function openCorrection(die) {
   document.getElementById("correct-title").textContent =
     `Roll #${die.dataset.roll}, die ${index + 1} shows ${faces.texts[die.dataset.label] ?? die.dataset.label}`;
   // The classifier's top-k for this die ([[label, p], ...]) when the camera read it.
-  const guesses = JSON.parse(die.dataset.top || "[]").map(([label]) => label).filter((label) => label in faces.texts);
+  const read = JSON.parse(die.dataset.top || "[]");
+  const guesses = read.map(([label]) => label).filter((label) => label in faces.texts);
+  document.getElementById("teach").hidden = read.length === 0; // only the camera's dice have crops
   document.getElementById("correct-guesses").replaceChildren(...guesses.map((label) => faceButton(label, correct)));
   document.getElementById("correct-faces").replaceChildren(...faces.labels.map((label) => faceButton(label, correct)));
+  document.getElementById("teach-roll").onclick = () => { dialog.close(); teachRoll(die.dataset.roll); };
   dialog.showModal();
 }
 
