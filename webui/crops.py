@@ -49,6 +49,11 @@ class SharedClassifier:
         """The photo classifier, read under the same lock; None when there is none."""
         return None if self.photo_classifier is None else Locked(self.photo_classifier, self.lock)
 
+    def knows(self, label: str, kind: str | None) -> bool:
+        """Whether ``label`` has an example taught for die ``kind``."""
+        with self.lock:
+            return kind in self.classifier.taught_for.get(label, ())
+
     def learn(self, crop: np.ndarray, label: str, kind: str | None = None) -> None:
         with self.lock:
             changed = self.classifier.learn(crop, label, kind)
@@ -98,16 +103,21 @@ def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) 
 
 
 def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> tuple[int, int]:
-    """Teach the classifier every die of ``roll`` whose crop was saved, as the roll now reads
+    """Teach the classifier the dice of ``roll`` whose crop was saved, as the roll now reads
     (corrections applied): a player's word that the whole roll is right, how a dice set's
-    faces the camera already reads get taught too.  Returns (dice taught, dice whose crop
-    was saved); raises LookupError when ``roll`` is no roll of dice in force."""
+    faces the camera already reads get taught too.  A face already taught for the game's
+    die kind is skipped: one example a face makes the set whole, and more would only slow
+    every reading.  Returns (dice taught, dice whose crop was saved); raises LookupError
+    when ``roll`` is no roll of dice in force."""
     faces = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
     if roll not in faces:
         raise LookupError(f"there is no roll #{roll} of dice in this game")
     kind = die_kind_of(events)
     saved = [die for die in range(len(faces[roll])) if crop_path(app, game_id, roll, die).is_file()]
-    taught = sum(learn_die(app, game_id, roll, die, faces[roll][die], kind) for die in saved)
+    taught = 0
+    for die in saved:
+        if not classifier(app).knows(faces[roll][die], kind):
+            taught += learn_die(app, game_id, roll, die, faces[roll][die], kind)
     return taught, len(saved)
 
 

@@ -93,6 +93,13 @@ class ToneClassifier:
         self.taught_kinds.append(kind)
         return {label}
 
+    @property
+    def taught_for(self):
+        known = {}
+        for (_, label), kind in zip(self.taught, self.taught_kinds, strict=True):
+            known.setdefault(label, set()).add(kind)
+        return known
+
 
 @pytest.fixture
 def pip_dice(tmp_path):
@@ -292,26 +299,27 @@ def test_a_roll_of_dice_small_in_the_picture_asks_for_the_camera_closer(app, api
     )
 
 
-def test_a_roll_vouched_for_teaches_every_die_as_it_reads_now(app, api, pip_dice):
+def test_a_roll_vouched_for_teaches_each_face_not_yet_taught_as_it_reads_now(app, api, pip_dice):
     detector, classifier, tones = pip_dice
     game_id = api.new_game()
     Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE).watch(app).join(10)
     roll = events(api, game_id)[-1]
+    five = roll["faces"].index("5")
     fixed = ["6" if face == "5" else face for face in roll["faces"]]
-    api.move(game_id, "correct", roll=roll["seq"], faces=fixed)
-    classifier.taught.clear()
-    classifier.taught_kinds.clear()
+    api.move(game_id, "correct", roll=roll["seq"], faces=fixed)  # teaches the 6
     log_before = events(api, game_id)
 
     response = api.post(f"/api/games/{game_id}/rolls/{roll['seq']}/teach")
     assert response.status_code == 200
-    assert response.json == {"roll": roll["seq"], "taught": 2, "saved": 2}
-    # every die, the one read right too, as the roll reads after its correction
-    assert [label for _, label in classifier.taught] == fixed
+    assert response.json == {"roll": roll["seq"], "taught": 1, "saved": 2}
+    # the die read right is taught now too; the 6 was taught by the correction
+    assert [label for _, label in classifier.taught] == ["6", "3"]
     assert classifier.taught_kinds == ["d6", "d6"]
-    for die, (crop, _) in enumerate(classifier.taught):
-        assert np.array_equal(crop, crop_tone(app, game_id, roll["seq"], die)[0])
+    assert np.array_equal(classifier.taught[1][0], crop_tone(app, game_id, roll["seq"], 1 - five)[0])
     assert events(api, game_id) == log_before  # teaching is not a move of the game
+    # vouched again: every face it shows is known
+    assert api.post(f"/api/games/{game_id}/rolls/{roll['seq']}/teach").json["taught"] == 0
+    assert len(classifier.taught) == 2
 
 
 def test_teaching_a_roll_that_is_not_there_is_refused_by_name(app, api, pip_dice):

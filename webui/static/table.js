@@ -47,7 +47,7 @@ async function send(event) {
 async function teachRoll(roll) {
   const reply = await post(table.dataset.teach.replace("/ROLL/", `/${roll}/`), {});
   if (reply) {
-    taught.textContent = `The camera learnt ${reply.taught} of roll #${roll}'s ${reply.saved} dice.`;
+    taught.textContent = `The camera learnt ${reply.taught} new faces of roll #${roll}'s ${reply.saved} dice it saw.`;
     taught.hidden = false;
   }
 }
