@@ -241,11 +241,17 @@ def test_the_live_picture_labels_read_alike_from_any_camera_resolution(width):
     assert green(picture[245:255, 197:203]).any()  # the outline where the shrunk frame has the die
 
 
-def test_a_correction_teaches_the_classifier_each_changed_die_from_its_crop(app, api, pip_dice):
+def a_camera_roll(app, api, pip_dice):
+    """A pip race whose first roll the camera reads (3 and 5): the game's id and that roll."""
     detector, classifier, tones = pip_dice
     game_id = api.new_game()
     Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE).watch(app).join(10)
-    roll = events(api, game_id)[-1]
+    return game_id, events(api, game_id)[-1]
+
+
+def test_a_correction_teaches_the_classifier_each_changed_die_from_its_crop(app, api, pip_dice):
+    _, classifier, _ = pip_dice
+    game_id, roll = a_camera_roll(app, api, pip_dice)
     five = roll["faces"].index("5")
 
     fixed = [("6" if die == five else face) for die, face in enumerate(roll["faces"])]
@@ -300,10 +306,8 @@ def test_a_roll_of_dice_small_in_the_picture_asks_for_the_camera_closer(app, api
 
 
 def test_a_roll_vouched_for_teaches_each_face_not_yet_taught_as_it_reads_now(app, api, pip_dice):
-    detector, classifier, tones = pip_dice
-    game_id = api.new_game()
-    Camera(lambda: Frames(throw(tones)), detector, classifier, settle_seconds=SETTLE).watch(app).join(10)
-    roll = events(api, game_id)[-1]
+    _, classifier, _ = pip_dice
+    game_id, roll = a_camera_roll(app, api, pip_dice)
     five = roll["faces"].index("5")
     fixed = ["6" if face == "5" else face for face in roll["faces"]]
     api.move(game_id, "correct", roll=roll["seq"], faces=fixed)  # teaches the 6
