@@ -190,38 +190,47 @@ def teach_one_per_face(classifier: FaceClassifier, family: str, seed: int = TEAC
 
 
 def read_a_taught_set(
-    model: Path, family: str, kind: str, set_seed: int, views: int, seed: int, how: dict, nothing=()
+    model: Path,
+    family: str,
+    kind: str,
+    set_seed: int,
+    views: int,
+    seed: int,
+    how: dict,
+    nothing=(),
+    others: dict | None = None,
 ) -> dict[str, float]:
     """One dice set of ``family`` in one shoot (``render_dice_set``; shoot, taught views and
-    read views all from ``seed``), read by ``model`` with ``kind``'s mask and ``how`` (classify's
-    turns and second look) before and after one view of each face is taught for ``kind``: the shares of
-    its ``views`` views of each face read right and read as another face (the rest are
-    unreadable), and of the ``nothing`` crops read as a face."""
+    read views all from ``seed``), read by ``model`` with ``kind``'s mask and ``how``
+    (classify's turns and second look) before and after one view of each face is taught for
+    ``kind``: the shares of its ``views`` views of each face read right (``before``,
+    ``after``) and read as another face (``wrong_before``, ``wrong_after``; the rest are
+    unreadable), and of the ``nothing`` crops read as a face (``claimed_...``).  ``others``
+    (name: (crops, labels, die kind)) are dice of other prints read alongside, each with its
+    own kind's mask: the same shares under ``<name>_before`` and so on."""
     shoot = random_shoot(np.random.default_rng([seed, set_seed]), family)
     taught, taught_labels = render_dice_set(family, set_seed, 1, seed, shoot=shoot)
     crops, labels = render_dice_set(family, set_seed, views, seed + 1, shoot=shoot)
+    read_too = {"": (crops, labels, kind), **{f"{name}_": dice for name, dice in (others or {}).items()}}
     with tempfile.TemporaryDirectory() as folder:
         classifier = FaceClassifier(model, data_dir=folder)
 
-        def shares() -> tuple[float, float, float]:
-            read = [r.label for r in classifier.classify(crops, kind=kind, **how)]
-            right = np.mean([label == truth for label, truth in zip(read, labels, strict=True)])
-            wrong = np.mean([label not in (None, truth) for label, truth in zip(read, labels, strict=True)])
+        def shares(when: str) -> dict[str, float]:
+            out = {}
+            for name, (images, truths, read_kind) in read_too.items():
+                read = [r.label for r in classifier.classify(images, kind=read_kind, **how)]
+                pairs = list(zip(read, truths, strict=True))
+                out[f"{name}{when}"] = float(np.mean([label == truth for label, truth in pairs]))
+                wrong = [label not in (None, truth) for label, truth in pairs]
+                out[f"{name}wrong_{when}"] = float(np.mean(wrong))
             claimed = [r.label is not None for r in classifier.classify(nothing, kind=kind, **how)]
-            return float(right), float(wrong), float(np.mean(claimed)) if claimed else 0.0
+            out[f"claimed_{when}"] = float(np.mean(claimed)) if claimed else 0.0
+            return out
 
-        before, wrong_before, claimed_before = shares()
+        untaught = shares("before")
         for crop, label in zip(taught, taught_labels, strict=True):
             classifier.learn(crop, label, kind)
-        after, wrong_after, claimed_after = shares()
-    return {
-        "before": before,
-        "after": after,
-        "wrong_before": wrong_before,
-        "wrong_after": wrong_after,
-        "claimed_before": claimed_before,
-        "claimed_after": claimed_after,
-    }
+        return untaught | shares("after")
 
 
 def with_webcam_noise(crops, sigma: float, quality: int | None, seed: int = NOISE_SEED) -> list[np.ndarray]:
