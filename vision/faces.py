@@ -22,10 +22,11 @@ A crop the model cannot read (it looks like no face, or no label is confident en
 Learning from taps: ``clf.learn(crop, "QH")`` stores the crop in the user's data folder
 ($DICESCORE_HOME/learned, else $XDG_DATA_HOME/dicescore/learned, else
 ~/.local/share/dicescore/learned).  Every stored crop becomes a prototype of its label on
-the model's embedding, with varied views of it (turned, tilted, relit: ``varied``): a
-later crop close to it, and clearly closer than to any other taught face, reads as that
-label (a crop tapped again as another face is that face only).  Once every face of a die
-kind is taught, the taught faces need no lead: each is as likely as it is near.  A tap fixes
+the model's embedding: a later crop close to it, and clearly closer than to any other
+taught face, reads as that label (a crop tapped again as another face is that face only).
+Once every face of a die kind is taught for that kind (``learn(crop, label, kind)``), the
+taught faces need no lead, each is as likely as it is near, and each example speaks as
+varied views of itself too (turned, tilted, relit: ``varied``).  A tap fixes
 the die it was made on and the same die seen again; showing each face of an unseen dice set
 once teaches it in part: it halves the faces read wrong, and leaves near ties unsure, for a
 tap (docs/vision.md, "Teaching a dice set").  Embeddings are recomputed from the stored
@@ -293,6 +294,7 @@ class FaceClassifier:
             taught = [label for label in self.prototypes if allowed[self.index[label]]]
             if not taught:
                 return taught, None, None, None, False
+            # the die kind this mask is ``_allowed``'s for, if any (None: every label)
             kind = next((name for name, mask in self._masks.items() if name and mask.tobytes() == key), None)
             whole_set = kind in self.whole_sets()
             # the varied views speak for a whole set only: elsewhere they reach into other prints
@@ -337,16 +339,16 @@ class FaceClassifier:
             raise ValueError(f"{label} is not a face of {kind} dice")
         crop = np.ascontiguousarray(crop)
         folder = self.data_dir / label
-        folder.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha1(crop.tobytes()).hexdigest()[:16]
         name = f"{digest}.png" if kind is None else f"{digest}.{kind}.png"
         if (folder / name).is_file():  # taught so already: one example, as a restart would load
             return set()
         changed = {label}
-        for earlier in self.data_dir.glob(f"*/{digest}.*png"):
+        for earlier in self.data_dir.glob(f"*/{digest}.*png"):  # as another face, or kind
             earlier.unlink()
             self._reload(earlier.parent.name)
             changed.add(earlier.parent.name)
+        folder.mkdir(parents=True, exist_ok=True)  # after: a reload removes an emptied folder
         if not cv2.imwrite(str(folder / name), crop):
             raise OSError(f"could not write the taught example {folder / name}")
         self.taught_for.setdefault(label, set()).add(kind)
@@ -432,7 +434,8 @@ def taught_kind(path: Path) -> str | None:
 
 def varied(crop: np.ndarray, count: int, rng) -> list[np.ndarray]:
     """``count`` views of a square BGR crop as a camera might show its face again: turned
-    any way, tilted up to about 8% of its side at each corner, moved and scaled by up to 15%,
+    any way, tilted up to about 8% of its side at each corner, moved by up to 5% of its side
+    and scaled by up to 15%,
     its channels' gains changed by up to 25%, sometimes defocused, with some sensor noise.
     The edges fill with the crop's own border pixels, as a die's surroundings."""
     side = crop.shape[0]

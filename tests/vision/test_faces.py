@@ -206,6 +206,16 @@ def test_a_cubes_set_taught_is_no_set_of_plain_dice(tmp_path):
         clf.learn(crops[0], "JOKER_RED", "cubes")
 
 
+def test_a_crop_taught_again_for_a_kind_is_one_example_of_that_kind(tmp_path):
+    crop = render_set(1, 9, ("framed",))[0][0]
+    clf = FaceClassifier(data_dir=tmp_path)
+    clf.learn(crop, "3")
+    assert clf.learn(crop, "3", "d6") == {"3"}  # its only example: its folder emptied, then kept
+    assert clf.learned() == {"3": 1} and clf.taught_for == {"3": {"d6"}}
+    assert [path.name.split(".")[1] for path in (tmp_path / "3").iterdir()] == ["d6"]
+    assert FaceClassifier(data_dir=tmp_path).taught_for == {"3": {"d6"}}
+
+
 def test_a_restart_varies_the_taught_examples_as_they_were(tmp_path):
     crops, labels = render_dice_set("framed", 4, 1, FRESH_SEED)
     clf = FaceClassifier(data_dir=tmp_path)
