@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, request
-from werkzeug.exceptions import BadRequest, NotFound
+from werkzeug.exceptions import BadRequest, InternalServerError, NotFound
 
 from dicescore.ledger import UnknownGame
 from scoring.faces import DIE_KINDS, UnknownFace
@@ -202,12 +202,17 @@ def append_event(game_id: int):
 @bp.post(f"/games/{GAME_ID}/rolls/<int(min=1, max=9223372036854775807):roll>/teach")
 def teach_roll(game_id: int, roll: int):
     """A player vouches that roll ``roll`` reads right as it stands: the face classifier learns
-    every die of it whose crop the camera saved.  The game's log is not touched."""
+    each die of it whose crop the camera saved and whose face it has no example of for the
+    game's die kind.  The game's log is not touched."""
     events = get_ledger().events(game_id)  # an unknown game is a 404 before anything else
     try:
-        taught, saved = crops.teach_roll(current_app, game_id, events, roll)
+        taught, saved, failed = crops.teach_roll(current_app, game_id, events, roll)
     except LookupError as error:
         raise NotFound(str(error)) from None
     if saved == 0:
         raise NotFound(f"roll #{roll} has no dice the camera saw: there is nothing to teach")
+    if failed:
+        raise InternalServerError(
+            f"the camera could not learn {failed} of roll #{roll}'s dice (its log says why)"
+        )
     return jsonify(roll=roll, taught=taught, saved=saved)

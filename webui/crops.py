@@ -5,8 +5,8 @@ The camera saves each die's rectified face crop when its roll is stored, as
 beside the database).  When a player's correction changes a die whose crop is there, the
 face classifier learns that crop as the face picked (``FaceClassifier.learn``), so the
 same misread does not come back; a player may also vouch for a whole roll (``teach_roll``),
-which teaches every die of it, the ones read right too, so that a dice set's every face
-can be taught.  Learning happens after the correction is stored, and a
+which teaches each of its faces not yet taught, the ones read right too, so that a dice
+set's every face can be taught.  Learning happens after the correction is stored, and a
 failure to learn is logged: it never undoes or refuses the correction.
 """
 
@@ -102,23 +102,21 @@ def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) 
             learn_die(app, game_id, roll, die, new, kind)
 
 
-def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> tuple[int, int]:
+def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> tuple[int, int, int]:
     """Teach the classifier the dice of ``roll`` whose crop was saved, as the roll now reads
     (corrections applied): a player's word that the whole roll is right, how a dice set's
     faces the camera already reads get taught too.  A face already taught for the game's
     die kind is skipped: one example a face makes the set whole, and more would only slow
-    every reading.  Returns (dice taught, dice whose crop was saved); raises LookupError
-    when ``roll`` is no roll of dice in force."""
+    every reading.  Returns (dice taught, dice whose crop was saved, dice that failed to
+    be learnt, logged); raises LookupError when ``roll`` is no roll of dice in force."""
     faces = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
     if roll not in faces:
         raise LookupError(f"there is no roll #{roll} of dice in this game")
     kind = die_kind_of(events)
     saved = [die for die in range(len(faces[roll])) if crop_path(app, game_id, roll, die).is_file()]
-    taught = 0
-    for die in saved:
-        if not classifier(app).knows(faces[roll][die], kind):
-            taught += learn_die(app, game_id, roll, die, faces[roll][die], kind)
-    return taught, len(saved)
+    new = [die for die in saved if not classifier(app).knows(faces[roll][die], kind)]
+    taught = sum(learn_die(app, game_id, roll, die, faces[roll][die], kind) for die in new)
+    return taught, len(saved), len(new) - taught
 
 
 def die_kind_of(events: Sequence[Event]) -> str | None:
@@ -138,7 +136,7 @@ def learn_die(app: Flask, game_id: int, roll: int, die: int, label: str, kind: s
         if crop is None:
             raise OSError(f"cannot read {path}")
         classifier(app).learn(crop, label, kind)
-    except Exception:  # whatever learning hits, the correction already stands
+    except Exception:  # whatever learning hits, the game and its corrections stand
         log.exception("game %s roll #%s die %s: could not learn it as %s", game_id, roll, die + 1, label)
         return False
     return True

@@ -326,6 +326,23 @@ def test_a_roll_vouched_for_teaches_each_face_not_yet_taught_as_it_reads_now(app
     assert len(classifier.taught) == 2
 
 
+def test_a_roll_the_classifier_fails_to_learn_says_so(app, api, pip_dice, caplog):
+    _, classifier, _ = pip_dice
+    game_id, roll = a_camera_roll(app, api, pip_dice)
+
+    def broken(crop, label, kind=None):
+        raise OSError("disk full")
+
+    classifier.learn = broken
+    response = api.post(f"/api/games/{game_id}/rolls/{roll['seq']}/teach")
+    assert response.status_code == 500
+    assert (
+        response.json["error"]
+        == f"the camera could not learn 2 of roll #{roll['seq']}'s dice (its log says why)"
+    )
+    assert "disk full" in caplog.text
+
+
 def test_teaching_a_roll_that_is_not_there_is_refused_by_name(app, api, pip_dice):
     detector, classifier, tones = pip_dice
     game_id = api.new_game()
