@@ -206,13 +206,19 @@ def teach_roll(game_id: int, roll: int):
     game's die kind.  The game's log is not touched."""
     events = get_ledger().events(game_id)  # an unknown game is a 404 before anything else
     try:
-        taught, saved, failed = crops.teach_roll(current_app, game_id, events, roll)
+        lesson = crops.teach_roll(current_app, game_id, events, roll)
     except LookupError as error:
         raise NotFound(str(error)) from None
-    if saved == 0:
+    if lesson["saved"] == 0:
         raise NotFound(f"roll #{roll} has no dice the camera saw: there is nothing to teach")
-    if failed:
+    if lesson["failed"]:
         raise InternalServerError(
-            f"the camera could not learn {failed} of roll #{roll}'s dice (its log says why)"
+            f"the camera could not learn {lesson['failed']} of roll #{roll}'s dice (its log says why)"
         )
-    return jsonify(roll=roll, taught=taught, saved=saved)
+    return jsonify(
+        roll=roll,
+        taught=lesson["taught"],
+        saved=lesson["saved"],
+        known=lesson["known"],
+        faces=lesson["faces"],
+    )

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from flask import Flask
 
+from scoring.faces import die_kind
 from scoring.game import Event
 from scoring.games import GAMES
 from scoring.replay import corrected_moves
@@ -102,13 +103,14 @@ def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) 
             learn_die(app, game_id, roll, die, new, kind)
 
 
-def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> tuple[int, int, int]:
+def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> dict[str, int]:
     """Teach the classifier the dice of ``roll`` whose crop was saved, as the roll now reads
     (corrections applied): a player's word that the whole roll is right, how a dice set's
     faces the camera already reads get taught too.  A face already taught for the game's
     die kind is skipped: one example a face makes the set whole, and more would only slow
-    every reading.  Returns (dice taught, dice whose crop was saved, dice that failed to
-    be learnt, logged); raises LookupError when ``roll`` is no roll of dice in force."""
+    every reading.  Returns how many dice were ``taught``, ``saved`` (their crops) and
+    ``failed`` to be learnt (logged), and how many of the kind's ``faces`` are ``known`` now;
+    raises LookupError when ``roll`` is no roll of dice in force."""
     faces = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
     if roll not in faces:
         raise LookupError(f"there is no roll #{roll} of dice in this game")
@@ -116,7 +118,14 @@ def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> 
     saved = [die for die in range(len(faces[roll])) if crop_path(app, game_id, roll, die).is_file()]
     new = [die for die in saved if not classifier(app).knows(faces[roll][die], kind)]
     taught = sum(learn_die(app, game_id, roll, die, faces[roll][die], kind) for die in new)
-    return taught, len(saved), len(new) - taught
+    labels = die_kind(kind).labels if kind else ()
+    return {
+        "taught": taught,
+        "saved": len(saved),
+        "failed": len(new) - taught,
+        "known": sum(classifier(app).knows(label, kind) for label in labels),
+        "faces": len(labels),
+    }
 
 
 def die_kind_of(events: Sequence[Event]) -> str | None:

@@ -315,7 +315,7 @@ def test_a_roll_vouched_for_teaches_each_face_not_yet_taught_as_it_reads_now(app
 
     response = api.post(f"/api/games/{game_id}/rolls/{roll['seq']}/teach")
     assert response.status_code == 200
-    assert response.json == {"roll": roll["seq"], "taught": 1, "saved": 2}
+    assert response.json == {"roll": roll["seq"], "taught": 1, "saved": 2, "known": 2, "faces": 6}
     # the die read right is taught now too; the 6 was taught by the correction
     assert [label for _, label in classifier.taught] == ["6", "3"]
     assert classifier.taught_kinds == ["d6", "d6"]

@@ -47,7 +47,9 @@ async function send(event) {
 async function teachRoll(roll) {
   const reply = await post(table.dataset.teach.replace("/ROLL/", `/${roll}/`), {});
   if (reply) {
-    taught.textContent = `The camera learnt ${reply.taught} new faces of roll #${roll}'s ${reply.saved} dice it saw.`;
+    const whole = reply.known === reply.faces ? ": your set is taught whole" : "";
+    taught.textContent = `The camera learnt ${reply.taught} new faces of roll #${roll}'s ${reply.saved} dice it saw;`
+      + ` it knows ${reply.known} of the ${reply.faces} faces of these dice${whole}.`;
     taught.hidden = false;
   }
 }
