@@ -182,6 +182,7 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
         expect(tab.locator("#taught")).to_contain_text(
             "'s 5 dice it saw; it knows 4 of the 8 faces of these dice."
         )
+        tab.screenshot(path=SCREENSHOTS / "vouch-for-a-roll.png")
         assert sorted(label for _, label in classifier.taught) == ["1", "2", "4", "CUBES"]
         assert set(classifier.taught_kinds) == {"cubes"}
 
