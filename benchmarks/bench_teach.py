@@ -22,7 +22,7 @@ import numpy as np
 
 from datasets.faces import render_set
 from datasets.faces.render import render_none
-from models.face_card import read_a_taught_set
+from models.face_card import ONE_PRINT_FIRST_SET, ONE_PRINT_SEED, read_a_taught_set
 from vision.faces import DEFAULT_MODEL, FAST_MODEL
 
 # Dice of other prints read while a held-out set is taught (800 crops each, the first 4 sets):
@@ -51,7 +51,7 @@ READINGS = {
     "camera (faces-fast.onnx, one turn)": (FAST_MODEL, {"turns": (0,), "second_look": False}),
     "photo (faces.onnx, four turns, second look)": (DEFAULT_MODEL, {}),
 }
-SET_SEED, NONE_SEED = 900, 4242
+NONE_SEED = 4242
 
 
 def at_least_one(text: str) -> int:
@@ -86,9 +86,9 @@ def main():
                     model,
                     family,
                     kind,
-                    1000 + number,
+                    ONE_PRINT_FIRST_SET + number,
                     args.views,
-                    SET_SEED,
+                    ONE_PRINT_SEED,
                     how,
                     nothing,
                     others.get(family) if number < OTHERS_SETS else None,

@@ -235,7 +235,7 @@ def read_a_taught_set(
 
 # One print of a held-out family, taught one view a face for its die kind (as the page
 # teaches a family's own dice): benchmarks/bench_teach.py's sets and shoots.
-ONE_PRINT_SETS, ONE_PRINT_VIEWS, ONE_PRINT_SEED = 6, 8, 900
+ONE_PRINT_SETS, ONE_PRINT_VIEWS, ONE_PRINT_SEED, ONE_PRINT_FIRST_SET = 6, 8, 900, 1000
 ONE_PRINT_KINDS = {"rank_beside_suit": "square-shooters", "framed": "cubes"}
 
 
@@ -250,7 +250,9 @@ def one_print_report(model: Path) -> dict[str, dict[str, dict[str, float]]]:
             ("as a photo", AS_A_PHOTO),
         ):
             sets = [
-                read_a_taught_set(model, family, kind, 1000 + n, ONE_PRINT_VIEWS, ONE_PRINT_SEED, how)
+                read_a_taught_set(
+                    model, family, kind, ONE_PRINT_FIRST_SET + n, ONE_PRINT_VIEWS, ONE_PRINT_SEED, how
+                )
                 for n in range(ONE_PRINT_SETS)
             ]
             report[family][how_name] = {key: float(np.mean([one[key] for one in sets])) for key in sets[0]}
