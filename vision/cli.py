@@ -1,4 +1,6 @@
-"""``dicescore faces CROP.png ... --dice KIND``: read face crops and print what they show."""
+"""``dicescore faces CROP.png ... --dice KIND``: read face crops and print what they show.
+``dicescore teach LABEL=CROP.png ... --dice KIND``: teach the face classifier a dice set,
+one crop a face."""
 
 from __future__ import annotations
 
@@ -14,6 +16,54 @@ def add_faces_command(commands) -> None:
     faces.add_argument("--model", metavar="PATH", help="face model (default: models/faces.onnx)")
     faces.add_argument("--json", action="store_true", help="one JSON object per crop")
     faces.set_defaults(run=faces_command)
+
+
+def add_teach_command(commands) -> None:
+    teach = commands.add_parser(
+        "teach",
+        help="teach the face classifier your dice: one crop of a die's top face for each face",
+        description="Teach the face classifier a dice set: one crop of each face, named by its"
+        " label (5H, JOKER_RED, CUBES, BLANK, 1-6). Once every face of the kind is taught, the"
+        " camera and `dicescore read` read that set better (docs/vision.md, 'Teaching a dice set').",
+    )
+    teach.add_argument("faces", nargs="*", metavar="LABEL=CROP.png")
+    teach.add_argument("--dice", default="square-shooters", choices=("square-shooters", "cubes", "d6"))
+    teach.add_argument("--forget", action="store_true", help="forget every face taught before, first")
+    teach.set_defaults(run=teach_command)
+
+
+def teach_command(args: argparse.Namespace) -> None:
+    from scoring.faces import UnknownFace, die_kind
+    from vision.faces import FAST_MODEL, FaceClassifier, ModelFileError
+    from vision.sources import SourceError, load_image
+
+    kind = die_kind(args.dice)
+    lessons = []
+    for given in args.faces:
+        label, _, path = given.partition("=")
+        if not path:
+            fail(f"{given}: name each crop as LABEL=CROP.png, e.g. 5H=five-of-hearts.png", "teach")
+        try:
+            label = kind.check(label).label
+            lessons.append((label, load_image(path)))
+        except (UnknownFace, SourceError) as error:
+            fail(str(error), "teach")
+    try:
+        classifier = FaceClassifier(FAST_MODEL)  # both models read what it stores
+    except ModelFileError as error:
+        fail(str(error), "teach")
+    if args.forget:
+        classifier.forget()
+        print(f"forgot every face taught before (in {classifier.data_dir})")
+    for label, crop in lessons:
+        classifier.learn(crop, label, kind.name)
+    known = [label for label in kind.labels if kind.name in classifier.taught_for.get(label, ())]
+    missing = [label for label in kind.labels if label not in known]
+    print(f"taught {len(lessons)} crops; {len(known)} of {len(kind.labels)} faces of {kind.name} dice known")
+    if missing:
+        print(f"not yet taught: {' '.join(missing)}")
+    else:
+        print(f"the {kind.name} set is taught whole")
 
 
 def faces_command(args: argparse.Namespace) -> None:
@@ -49,6 +99,6 @@ def faces_command(args: argparse.Namespace) -> None:
             print(f"{path}: {reading.label or 'unreadable'} {reading.confidence:.2f}  (then {others})")
 
 
-def fail(message: str):
-    print(f"dicescore faces: error: {message}", file=sys.stderr)
+def fail(message: str, command: str = "faces"):
+    print(f"dicescore {command}: error: {message}", file=sys.stderr)
     raise SystemExit(2)

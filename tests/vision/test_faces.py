@@ -474,6 +474,48 @@ def test_cli_prints_one_reading_per_crop(tmp_path, capsys):
     assert all(line["label"] in (None, *DIE_KINDS["d6"].labels) for line in lines)
 
 
+def test_cli_teaches_a_dice_set_one_crop_a_face(tmp_path, capsys, monkeypatch):
+    from dicescore.cli import main
+
+    monkeypatch.setenv("DICESCORE_HOME", str(tmp_path / "home"))
+    crops, labels = render_dice_set("framed", 3, 1, FRESH_SEED)
+    given = []
+    for crop, label in zip(crops, labels, strict=True):
+        cv2.imwrite(str(tmp_path / f"{label}.png"), crop)
+        given.append(f"{label}={tmp_path / f'{label}.png'}")
+    assert main(["teach", "--dice", "cubes", *given[:3]]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "taught 3 crops; 3 of 8 faces of cubes dice known",
+        "not yet taught: 2 3 4 5 6",
+    ]
+    assert main(["teach", "--dice", "cubes", *given[3:]]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "the cubes set is taught whole"
+    assert FaceClassifier(FAST_MODEL).whole_sets() == {"cubes"}  # kept in the user's folder
+    assert main(["teach", "--dice", "cubes", "--forget"]) == 0
+    assert FaceClassifier(FAST_MODEL).learned() == {}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--dice", "cubes", "QH=x.png"], "QH is not a face of cubes dice"),
+        (["--dice", "cubes", "x.png"], "x.png: name each crop as LABEL=CROP.png"),
+        (["--dice", "d6", "1=absent.png"], "absent.png (no such file)"),
+    ],
+)
+def test_cli_teach_refuses_bad_input_by_name(tmp_path, capsys, monkeypatch, argv, message):
+    from dicescore.cli import main
+
+    monkeypatch.setenv("DICESCORE_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    cv2.imwrite("x.png", render_set(1, 3, ("framed",))[0][0])
+    with pytest.raises(SystemExit) as exit_info:
+        main(["teach", *argv])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "home" / "learned").exists() or not any((tmp_path / "home" / "learned").iterdir())
+
+
 def test_cli_names_a_missing_image(tmp_path, capsys):
     from dicescore.cli import main
 
