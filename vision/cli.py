@@ -55,8 +55,11 @@ def teach_command(args: argparse.Namespace) -> None:
     if args.forget:
         classifier.forget()
         print(f"forgot every face taught before (in {classifier.data_dir})")
-    for label, crop in lessons:
-        classifier.learn(crop, label, kind.name)
+    try:
+        for label, crop in lessons:
+            classifier.learn(crop, label, kind.name)
+    except OSError as error:  # the user's data folder: full, or not writable
+        fail(f"could not keep what was taught: {error}", "teach")
     known = [label for label in kind.labels if kind.name in classifier.taught_for.get(label, ())]
     missing = [label for label in kind.labels if label not in known]
     print(f"taught {len(lessons)} crops; {len(known)} of {len(kind.labels)} faces of {kind.name} dice known")
