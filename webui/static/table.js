@@ -43,7 +43,7 @@ async function send(event) {
   return reply !== null;
 }
 
-// A player's word that a whole roll reads right: the camera learns every die of it.
+// A player's word that a whole roll reads right: the camera learns each face of it it does not know yet.
 async function teachRoll(roll) {
   const reply = await post(table.dataset.teach.replace("/ROLL/", `/${roll}/`), {});
   if (reply) {
