@@ -60,7 +60,7 @@ def teach_command(args: argparse.Namespace) -> None:
             classifier.learn(crop, label, kind.name)
     except OSError as error:  # the user's data folder: full, or not writable
         fail(f"could not keep what was taught: {error}", "teach")
-    known = [label for label in kind.labels if kind.name in classifier.taught_for.get(label, ())]
+    known = classifier.taught_faces(kind.name)
     missing = [label for label in kind.labels if label not in known]
     print(f"taught {len(lessons)} crops; {len(known)} of {len(kind.labels)} faces of {kind.name} dice known")
     if missing:

@@ -375,13 +375,13 @@ class FaceClassifier:
         views = 4 + TAUGHT_VARIATIONS
         return {label: len(protos) // views for label, protos in self.prototypes.items()}
 
+    def taught_faces(self, kind: str) -> list[str]:
+        """The faces of ``kind`` dice that have an example taught for that kind."""
+        return [label for label in die_kind(kind).labels if kind in self.taught_for.get(label, ())]
+
     def whole_sets(self) -> set[str]:
         """The die kinds whose every face is taught for that kind: dice sets taught whole."""
-        return {
-            kind.name
-            for kind in DIE_KINDS.values()
-            if all(kind.name in self.taught_for.get(label, ()) for label in kind.labels)
-        }
+        return {name for name, kind in DIE_KINDS.items() if len(self.taught_faces(name)) == len(kind.labels)}
 
     def _add_prototypes(self, label: str, crops) -> None:
         # A die can land turned any way: each example is stored at its four right-angle turns,

@@ -50,10 +50,10 @@ class SharedClassifier:
         """The photo classifier, read under the same lock; None when there is none."""
         return None if self.photo_classifier is None else Locked(self.photo_classifier, self.lock)
 
-    def knows(self, label: str, kind: str | None) -> bool:
-        """Whether ``label`` has an example taught for die ``kind``."""
+    def taught_faces(self, kind: str) -> list[str]:
+        """As ``FaceClassifier.taught_faces``."""
         with self.lock:
-            return kind in self.classifier.taught_for.get(label, ())
+            return self.classifier.taught_faces(kind)
 
     def learn(self, crop: np.ndarray, label: str, kind: str | None = None) -> None:
         with self.lock:
@@ -115,16 +115,26 @@ def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> 
     if roll not in faces:
         raise LookupError(f"there is no roll #{roll} of dice in this game")
     kind = die_kind_of(events)
+    if kind is None:
+        raise LookupError("this game has no dice to teach")
     saved = [die for die in range(len(faces[roll])) if crop_path(app, game_id, roll, die).is_file()]
-    new = [die for die in saved if not classifier(app).knows(faces[roll][die], kind)]
-    taught = sum(learn_die(app, game_id, roll, die, faces[roll][die], kind) for die in new)
-    labels = die_kind(kind).labels if kind else ()
+    known = set(classifier(app).taught_faces(kind))
+    taught = failed = 0
+    for die in saved:
+        label = faces[roll][die]
+        if label in known:  # taught before, or by an earlier die of this roll
+            continue
+        if learn_die(app, game_id, roll, die, label, kind):
+            known.add(label)
+            taught += 1
+        else:
+            failed += 1
     return {
         "taught": taught,
         "saved": len(saved),
-        "failed": len(new) - taught,
-        "known": sum(classifier(app).knows(label, kind) for label in labels),
-        "faces": len(labels),
+        "failed": failed,
+        "known": len(known),
+        "faces": len(die_kind(kind).labels),
     }
 
 

@@ -93,12 +93,14 @@ class ToneClassifier:
         self.taught_kinds.append(kind)
         return {label}
 
-    @property
-    def taught_for(self):
-        known = {}
-        for (_, label), kind in zip(self.taught, self.taught_kinds, strict=True):
-            known.setdefault(label, set()).add(kind)
-        return known
+    def taught_faces(self, kind):
+        return sorted(
+            {
+                label
+                for (_, label), taught in zip(self.taught, self.taught_kinds, strict=True)
+                if taught == kind
+            }
+        )
 
 
 @pytest.fixture
@@ -341,6 +343,16 @@ def test_a_roll_the_classifier_fails_to_learn_says_so(app, api, pip_dice, caplog
         == f"the camera could not learn 2 of roll #{roll['seq']}'s dice (its log says why)"
     )
     assert "disk full" in caplog.text
+
+
+def test_a_face_a_vouched_roll_shows_twice_is_taught_once(app, api, pip_dice):
+    detector, _, tones = pip_dice
+    threes = ToneClassifier({200: ("3", [("3", 0.9)]), 150: ("3", [("3", 0.9)])})
+    game_id, roll = a_camera_roll(app, api, (detector, threes, tones))
+    assert roll["faces"] == ["3", "3"]
+    response = api.post(f"/api/games/{game_id}/rolls/{roll['seq']}/teach")
+    assert response.json == {"roll": roll["seq"], "taught": 1, "saved": 2, "known": 1, "faces": 6}
+    assert [label for _, label in threes.taught] == ["3"]
 
 
 def test_teaching_a_roll_that_is_not_there_is_refused_by_name(app, api, pip_dice):
