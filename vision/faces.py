@@ -30,8 +30,9 @@ varied views of itself too (turned, tilted, relit: ``varied``).  A tap fixes
 the die it was made on and the same die seen again; showing each face of an unseen dice set
 once teaches it in part: it halves the faces read wrong, and leaves near ties unsure, for a
 tap (docs/vision.md, "Teaching a dice set").  Embeddings are recomputed from the stored
-crops when the classifier starts, so taught examples survive a model update.  ``forget()``
-deletes them.
+crops when the classifier starts, so taught examples survive a model update; the newest
+``TAUGHT_PER_FACE`` of each face and die kind are kept.  ``forget()`` deletes them (one
+face's, one kind's, or all).
 """
 
 from __future__ import annotations
@@ -74,6 +75,10 @@ TAUGHT_OVER_NONE = 0.95
 # They speak only for a whole set: under the lead rule they won nothing, and crops of other
 # prints read worse for them (docs/vision.md, "Teaching a dice set").
 TAUGHT_VARIATIONS = 24
+# Taught examples kept per face and die kind: a later tap replaces the oldest.  Every example
+# is embedded at each start and compared with every crop read, and taps on a misread that
+# keeps coming back would otherwise pile up; the newest are the camera's light as it is now.
+TAUGHT_PER_FACE = 4
 # A crop whose noise estimate (``noisy``) reaches this is smoothed before it is read:
 # the network learnt from renders far cleaner than a dim webcam's frames, and rendered crops
 # with noise of 15 grey levels read 85% instead of 95% unsmoothed, 92% smoothed.  Clean
@@ -333,7 +338,8 @@ class FaceClassifier:
         die kind of the dice it was tapped on, if known (once every face of a kind is taught
         for it, that set reads without a lead: see ``TAUGHT_MIN_LEAD``).  The same crop taught
         before as another face is taken back from that face: the later tap corrects the
-        earlier one.  Returns the labels whose examples changed."""
+        earlier one, and a face keeps its newest ``TAUGHT_PER_FACE`` examples for a kind.
+        Returns the labels whose examples changed."""
         label = parse_face(label).label
         if kind is not None and label not in die_kind(kind).label_set:
             raise ValueError(f"{label} is not a face of {kind} dice")
@@ -351,17 +357,41 @@ class FaceClassifier:
         folder.mkdir(parents=True, exist_ok=True)  # after: a reload removes an emptied folder
         if not cv2.imwrite(str(folder / name), crop):
             raise OSError(f"could not write the taught example {folder / name}")
-        self.taught_for.setdefault(label, set()).add(kind)
-        self._add_prototypes(label, [crop])
+        older = self._examples(label, kind)[TAUGHT_PER_FACE:]
+        for path in older:
+            path.unlink()
+        if older:
+            self._reload(label)
+        else:
+            self.taught_for.setdefault(label, set()).add(kind)
+            self._add_prototypes(label, [crop])
         return changed
 
-    def forget(self, label: str | None = None) -> None:
-        """Delete the taught examples of ``label``, or all of them."""
+    def taught_examples(self, kind: str) -> dict[str, list[Path]]:
+        """The stored examples taught for die kind ``kind``, by face, the newest first."""
+        examples = {label: self._examples(label, kind) for label in self.taught_faces(kind)}
+        return {label: paths for label, paths in examples.items() if paths}
+
+    def _examples(self, label: str, kind: str | None) -> list[Path]:
+        """``label``'s stored examples taught for ``kind`` (None: for no kind named), the newest first."""
+        paths = [path for path in (self.data_dir / label).glob("*.png") if taught_kind(path) == kind]
+        return sorted(paths, key=lambda path: (path.stat().st_mtime_ns, path.name), reverse=True)
+
+    def forget(self, label: str | None = None, kind: str | None = None) -> set[str]:
+        """Delete the taught examples of ``label``, or of every face; only those taught for
+        die kind ``kind``, if it is named.  Returns the labels whose examples changed."""
         labels = [parse_face(label).label] if label is not None else list(self.prototypes)
+        changed = set()
         for name in labels:
-            for path in (self.data_dir / name).glob("*.png"):
+            paths = [
+                path for path in (self.data_dir / name).glob("*.png") if kind in (None, taught_kind(path))
+            ]
+            for path in paths:
                 path.unlink()
-            self._reload(name)
+            if paths:
+                self._reload(name)
+                changed.add(name)
+        return changed
 
     def reload_learned(self, labels) -> None:
         """The taught examples of ``labels`` as the folder holds them now: another classifier

@@ -3,6 +3,7 @@ floors on fresh renders, masks by die kind, learns from taps and forgets them; a
 file fails clearly."""
 
 import json
+import os
 import re
 from dataclasses import replace
 
@@ -22,6 +23,7 @@ from vision.faces import (
     DEFAULT_MODEL,
     FAST_MODEL,
     SECOND_LOOK_BELOW,
+    TAUGHT_PER_FACE,
     FaceClassifier,
     FaceReading,
     ModelFileError,
@@ -425,6 +427,38 @@ def test_learn_and_forget_round_trip(tmp_path):
     assert not list(tmp_path.rglob("*.png"))
     assert reopened.classify([crop], kind=None)[0].label == before
     assert FaceClassifier(data_dir=tmp_path).learned() == {}
+
+
+def test_a_face_keeps_its_newest_examples_for_each_kind(tmp_path):
+    crops = render_set(TAUGHT_PER_FACE + 2, 9, ("framed",))[0]
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
+    for age, crop in enumerate(crops[:-1]):
+        clf.learn(crop, "3", "cubes")
+        newest = max((tmp_path / "3").glob("*.png"), key=lambda path: path.stat().st_mtime_ns)
+        days = len(crops) - age  # taught days apart, the first the longest ago
+        os.utime(newest, ns=(newest.stat().st_mtime_ns - days * 86_400 * 10**9,) * 2)
+    clf.learn(crops[-1], "3", "d6")  # another kind's examples are kept apart
+    assert clf.learned() == {"3": TAUGHT_PER_FACE + 1}
+    kept = clf.taught_examples("cubes")["3"]
+    assert [cv2.imread(str(path)).tobytes() for path in kept] == [
+        crop.tobytes() for crop in reversed(crops[1:-1])
+    ]  # the newest first; the oldest tap is gone
+    assert len(clf.taught_examples("d6")["3"]) == 1
+    assert FaceClassifier(FAST_MODEL, data_dir=tmp_path).learned() == {"3": TAUGHT_PER_FACE + 1}
+
+
+def test_forgetting_one_kind_keeps_the_others(tmp_path):
+    crops = render_set(3, 9, ("framed",))[0]
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
+    clf.learn(crops[0], "3", "cubes")
+    clf.learn(crops[1], "3", "d6")
+    clf.learn(crops[2], "CUBES", "cubes")
+    assert clf.forget(kind="cubes") == {"3", "CUBES"}
+    assert clf.learned() == {"3": 1} and clf.taught_for == {"3": {"d6"}}
+    assert clf.taught_examples("cubes") == {}
+    assert clf.forget("3", kind="cubes") == set()  # nothing of it left to forget
+    assert clf.forget("3") == {"3"} and clf.learned() == {}
+    assert not list(tmp_path.rglob("*.png"))
 
 
 def test_a_classifier_reloads_what_another_taught_in_their_shared_folder(tmp_path):
