@@ -2,8 +2,8 @@
 
 ``create_app(config)`` builds the app; blueprints ``pages`` (HTML), ``api`` (JSON) and
 ``stream`` (server-sent events) share one ledger connection per request (``webui.db``);
-``live`` serves the camera's picture.  ``dicescore serve`` runs it under waitress
-(``webui.serve``).
+``live`` serves the camera's picture, and ``dice`` what the camera was taught of the
+dice.  ``dicescore serve`` runs it under waitress (``webui.serve``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Flask
 
-from webui import api, db, errors, live, pages, security, stream
+from webui import api, db, dice, errors, live, pages, security, stream
 from webui.changes import Changes
 
 
@@ -44,4 +44,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(dice.bp)
     return app

@@ -55,11 +55,25 @@ class SharedClassifier:
         with self.lock:
             return self.classifier.taught_faces(kind)
 
+    def taught_examples(self, kind: str) -> dict[str, list[Path]]:
+        """As ``FaceClassifier.taught_examples``."""
+        with self.lock:
+            return self.classifier.taught_examples(kind)
+
     def learn(self, crop: np.ndarray, label: str, kind: str | None = None) -> None:
         with self.lock:
-            changed = self.classifier.learn(crop, label, kind)
-            if self.photo_classifier is not None and changed:  # it reads the lesson from the shared folder
-                self.photo_classifier.reload_learned(changed)
+            self._reload_photos(self.classifier.learn(crop, label, kind))
+
+    def forget(self, label: str | None = None, kind: str | None = None) -> set[str]:
+        """As ``FaceClassifier.forget``."""
+        with self.lock:
+            changed = self.classifier.forget(label, kind)
+            self._reload_photos(changed)
+            return changed
+
+    def _reload_photos(self, changed: set[str]) -> None:
+        if self.photo_classifier is not None and changed:  # it reads the lesson from the shared folder
+            self.photo_classifier.reload_learned(changed)
 
 
 class Locked:

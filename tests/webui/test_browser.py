@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from datasets.faces.render import render_dice_set
 from tests.webui.conftest import under_waitress
 from tests.webui.test_camera import SETTLE, Frames, five_cubes, throw
+from vision.faces import FAST_MODEL, FaceClassifier
 from webui.camera import Camera
+from webui.crops import SharedClassifier
 from webui.sources import RecordedRolls, feed
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -195,6 +198,32 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
         hold.set()
         thread.join(timeout=10)
     expect(tab.locator("#camera-status")).to_have_text("camera: test camera has ended")
+
+
+def test_a_taught_face_is_seen_and_forgotten_on_the_your_dice_page(app, server, open_tab, tmp_path):
+    shared = SharedClassifier(FaceClassifier(FAST_MODEL, data_dir=tmp_path / "learned"))
+    app.extensions["dicescore.classifier"] = shared
+    crops, labels = render_dice_set("framed", 1, 1, seed=777)
+    for crop, label in zip(crops, labels, strict=True):
+        shared.learn(crop, label, "cubes")
+    tab = open_tab(server)
+    tab.get_by_role("link", name="Your dice").click()
+    cubes = tab.locator("#cubes")
+    expect(cubes.locator("h2")).to_contain_text("8 of 8 faces taught: taught whole")
+    expect(cubes.locator("figure.taught img")).to_have_count(8)
+    assert cubes.locator("figure img").first.evaluate("image => image.naturalWidth") > 0  # the crop itself
+    expect(tab.locator("#d6 figure").first).to_be_hidden()  # a set with nothing taught stays folded
+    cubes.screenshot(path=SCREENSHOTS / "your-dice.png")
+
+    tab.once("dialog", lambda dialog: dialog.dismiss())  # asked first: a slip forgets nothing
+    cubes.get_by_role("button", name="Forget blank").click()
+    expect(cubes.locator("figure.taught img")).to_have_count(8)
+    tab.once("dialog", lambda dialog: dialog.accept())
+    cubes.get_by_role("button", name="Forget blank").click()
+    expect(tab.locator("#cubes .notice")).to_have_text("The camera has forgotten blank of your cubes dice.")
+    expect(tab.locator("#cubes h2")).to_contain_text("7 of 8 faces taught")
+    expect(tab.locator("#cubes figure.untaught")).to_have_attribute("data-face", "BLANK")
+    assert shared.taught_faces("cubes") == [label for label in labels if label != "BLANK"]
 
 
 def test_a_game_entered_by_hand_survives_a_reload_and_shows_on_a_second_device(server, open_tab):

@@ -1,0 +1,130 @@
+"""The "Your dice" page: what the camera was taught of each dice set, and forgetting it."""
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.faces import render_set
+from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
+from webui import create_app
+from webui.crops import SharedClassifier
+
+
+@pytest.fixture
+def taught(app, tmp_path):
+    """The app's camera classifiers (both models, one folder), taught three pip faces, a Cubes
+    face and a card; the crops taught, by (kind, face)."""
+    folder = tmp_path / "learned"
+    shared = SharedClassifier(
+        FaceClassifier(FAST_MODEL, data_dir=folder), FaceClassifier(DEFAULT_MODEL, data_dir=folder)
+    )
+    app.extensions["dicescore.classifier"] = shared
+    crops = render_set(5, 9, ("framed",))[0]
+    lessons = {("d6", "3"): crops[0], ("d6", "5"): crops[1], ("d6", "6"): crops[2], ("cubes", "3"): crops[3]}
+    lessons["square-shooters", "10H"] = crops[4]
+    for (kind, face), crop in lessons.items():
+        shared.learn(crop, face, kind)
+    return lessons
+
+
+def csrf(client):
+    return client.get("/api/session").json["csrf"]
+
+
+def forget(client, **form):
+    return client.post("/dice", data={"csrf_token": csrf(client), **form})
+
+
+def tiles(page, kind):
+    """The faces of ``kind`` the page shows as taught."""
+    section = page.split(f'id="{kind}"')[1].split("</section>")[0]
+    return [tile.split('"')[0] for tile in section.split('class="taught" data-face="')[1:]]
+
+
+def test_the_page_shows_each_set_with_the_faces_taught_for_it(client, taught):
+    page = client.get("/dice").get_data(as_text=True)
+    assert "3 of 6 faces taught" in page and "1 of 8 faces taught" in page and "1 of 54 faces taught" in page
+    assert tiles(page, "d6") == ["3", "5", "6"]
+    assert tiles(page, "cubes") == ["3"]
+    assert tiles(page, "square-shooters") == ["10H"]
+    assert 'alt="10♥ as the camera saw it"' in page
+    assert 'href="/dice"' in client.get("/").get_data(as_text=True)  # every page links to it
+
+
+def test_a_faces_newest_example_is_served_as_the_camera_saw_it(client, taught):
+    image = client.get("/dice/d6/5.png")
+    assert image.status_code == 200 and image.mimetype == "image/png"
+    shown = cv2.imdecode(np.frombuffer(image.data, np.uint8), cv2.IMREAD_COLOR)
+    assert np.array_equal(shown, taught["d6", "5"])
+    assert client.get("/dice/d6/4.png").status_code == 404  # not taught
+    assert client.get("/dice/d6/QH.png").status_code == 404  # no face of a d6
+    assert client.get("/dice/d20/3.png").status_code == 404
+
+
+def test_forgetting_a_face_forgets_it_for_that_kind_only_in_both_models(app, client, taught):
+    shared = app.extensions["dicescore.classifier"]
+    assert shared.photo_classifier.learned() == {"3": 2, "5": 1, "6": 1, "10H": 1}
+    response = forget(client, kind="d6", face="3")
+    assert response.status_code == 302 and response.headers["Location"] == "/dice#d6"
+    page = client.get("/dice").get_data(as_text=True)
+    assert "The camera has forgotten 3 of your pip dice." in page
+    assert tiles(page, "d6") == ["5", "6"] and tiles(page, "cubes") == ["3"]
+    for model in (shared.classifier, shared.photo_classifier):
+        assert model.learned() == {"3": 1, "5": 1, "6": 1, "10H": 1}
+        assert model.taught_faces("d6") == ["5", "6"]
+    assert "had not been taught 3" in client.get(forget(client, kind="d6", face="3").location).get_data(
+        as_text=True
+    )
+
+
+def test_forgetting_a_set_keeps_the_other_sets(app, client, taught):
+    forget(client, kind="d6")
+    page = client.get("/dice").get_data(as_text=True)
+    assert "The camera has forgotten the 3 faces it was taught of your pip dice." in page
+    assert (
+        tiles(page, "d6") == []
+        and tiles(page, "cubes") == ["3"]
+        and tiles(page, "square-shooters") == ["10H"]
+    )
+    assert app.extensions["dicescore.classifier"].photo_classifier.learned() == {"3": 1, "10H": 1}
+
+
+def test_forgetting_everything_empties_the_folder(app, client, taught, tmp_path):
+    forget(client, kind="everything")
+    assert "forgotten every face" in client.get("/dice").get_data(as_text=True)
+    assert not list((tmp_path / "learned").rglob("*.png"))
+    assert app.extensions["dicescore.classifier"].photo_classifier.learned() == {}
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"kind": "d20"}, "choose which dice to forget: one of square-shooters, cubes, d6, or everything"),
+        ({}, "choose which dice to forget"),
+        ({"kind": "cubes", "face": "QH"}, "QH is not a face of cubes dice"),
+    ],
+)
+def test_a_forget_form_that_names_no_dice_is_refused_and_forgets_nothing(app, client, taught, form, message):
+    response = forget(client, **form)
+    assert response.status_code == 400 and message in response.get_data(as_text=True)
+    assert app.extensions["dicescore.classifier"].classifier.learned() == {"3": 2, "5": 1, "6": 1, "10H": 1}
+
+
+def test_forgetting_needs_the_csrf_token_and_on_the_lan_the_pin(app, client, taught, tmp_path):
+    assert client.post("/dice", data={"kind": "everything"}).status_code == 403
+    lan = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"), "SECRET_KEY": "t", "PIN": "246810"}
+    )
+    lan.extensions["dicescore.classifier"] = app.extensions["dicescore.classifier"]
+    lan_client = lan.test_client()
+    response = forget(lan_client, kind="everything")
+    assert response.status_code == 302 and response.location.startswith("/join")
+    assert app.extensions["dicescore.classifier"].classifier.learned() == {"3": 2, "5": 1, "6": 1, "10H": 1}
+
+
+def test_a_missing_face_model_is_said_on_the_page(client, tmp_path, monkeypatch):
+    monkeypatch.setattr("vision.faces.FAST_MODEL", tmp_path / "gone.onnx")
+    page = client.get("/dice")
+    assert page.status_code == 503
+    assert "the camera&#39;s face model cannot be loaded" in page.get_data(as_text=True)
+    assert "gone.onnx" in page.get_data(as_text=True)
