@@ -11,7 +11,8 @@ folder of images, an http/rtsp URL) and loads the detector and the face classifi
 * appends each settled roll to that game as its player's roll, with the classifier's
   top-k per die, and saves each die's crop for tap-to-correct to teach (``webui.crops``);
 * keeps the latest frame, each die outlined and labelled, as a JPEG for ``/live.mjpg``,
-  and a status line for the page.
+  and a status line for the page; and the frame itself, for "Your dice" to teach the dice
+  it shows (``look``).
 
 A roll the camera could not read whole is still recorded, so a tap can fix it:
 ``guess_faces`` says how.  A video file plays at its own pace, as a camera would; a live
@@ -191,6 +192,7 @@ class Camera:
         self.readers: dict[str, DiceReader] = {}
         self.photo_readers: dict[str, DiceReader] = {}
         self.outlined = DieReadings.empty()  # the dice drawn on the live view: the latest read
+        self.latest: np.ndarray | None = None  # the latest frame, for a look at the dice (``look``)
         self.target: TableGame | None = None
         self._looked = (-1, 0.0)  # (changes generation, time) of the last look at the table
         self._next_live = 0.0
@@ -208,6 +210,7 @@ class Camera:
         """Start reading the table for ``app``, in a background thread."""
         app.extensions["dicescore.camera"] = self.view
         app.extensions["dicescore.classifier"] = self.classifier
+        app.extensions["dicescore.look"] = self.look
         self.view.running = True
         thread = threading.Thread(target=self.run, args=(app,), name="dicescore-camera", daemon=True)
         thread.start()
@@ -245,6 +248,7 @@ class Camera:
             yield frame
 
     def step(self, app: Flask, ledger: Ledger, frame: np.ndarray) -> None:
+        self.latest = frame
         target = self.table(app, ledger)
 
         def read() -> DieReadings:
@@ -277,6 +281,15 @@ class Camera:
         if kind not in self.photo_readers:
             self.photo_readers[kind] = DiceReader(kind, self.detector, self.classifier.photos)
         return self.photo_readers[kind].read(frame, still=True)
+
+    def look(self, kind: str) -> DieReadings:
+        """The dice in the latest frame, read as a photo as dice of ``kind``, whatever game is
+        played: how "Your dice" teaches a set shown to the camera (``webui.dice``).  Read on
+        the caller's thread; LookupError when there is no frame to look at."""
+        frame = self.latest
+        if frame is None or not self.view.running:
+            raise LookupError("the camera is not giving pictures now")
+        return DiceReader(kind, self.detector, self.classifier.photos or self.classifier).read(frame, still=True)
 
     def table(self, app: Flask, ledger: Ledger) -> TableGame | None:
         """The game the camera is watching, looked up again after every append made in this

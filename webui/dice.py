@@ -5,18 +5,43 @@ that would stay.  ``GET /dice`` shows, for each die kind, which faces have examp
 for that kind, the newest as the camera saw it, and whether the set is taught whole.  Its
 forms forget one face's examples, a whole set's (a new set of dice replaces the old), or
 everything taught.  ``GET /dice/<kind>/<face>.png`` is a face's newest example.
+
+With a camera watching, a set is taught by showing it: ``GET /api/dice/<kind>/look``
+reads the dice in the camera's latest frame (``Camera.look``) and returns each one's crop
+and reading; ``POST /api/dice/<kind>/teach`` then teaches the faces the player names for
+that look's crops, without any game being played.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, send_file, url_for
-from werkzeug.exceptions import BadRequest, ServiceUnavailable
+import base64
+import itertools
+import threading
+from collections import OrderedDict
 
-from scoring.faces import DIE_KINDS
+import cv2
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from werkzeug.exceptions import BadRequest, Conflict, InternalServerError, NotFound, ServiceUnavailable
+
+from scoring.faces import DIE_KINDS, DieKind
 from webui import crops, security
+from webui.api import read_json
 from webui.table import face_colour, face_text
 
 bp = Blueprint("dice", __name__)
+
+LOOKS_KEPT = 8  # the latest looks at the table whose crops may still be taught
 
 KIND_TITLES = {"square-shooters": "Square Shooters dice", "cubes": "Cubes dice", "d6": "Pip dice"}
 
@@ -51,7 +76,9 @@ def dice_page():
                 "known": sum(1 for face in faces if face["examples"]),
             }
         )
-    return render_template("dice.html", sets=sets)
+    camera = current_app.extensions.get("dicescore.camera")
+    watching = "dicescore.look" in current_app.extensions and camera is not None and camera.running
+    return render_template("dice.html", sets=sets, watching=watching)
 
 
 @bp.get("/dice/<kind>/<face>.png")
@@ -90,3 +117,97 @@ def forget():
     else:
         flash(f"The camera had not been taught {face_text(face)} of your {dice}.", kind)
     return redirect(url_for("dice.dice_page", _anchor=kind))
+
+
+class Looks:
+    """The crops of the latest looks at the table, by number, until they are taught."""
+
+    def __init__(self) -> None:
+        self.numbers = itertools.count(1)
+        self.kept: OrderedDict[int, tuple[str, list]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def keep(self, kind: str, dice_crops: list) -> int:
+        with self.lock:
+            number = next(self.numbers)
+            self.kept[number] = (kind, dice_crops)
+            while len(self.kept) > LOOKS_KEPT:
+                self.kept.popitem(last=False)
+            return number
+
+    def get(self, number: object) -> tuple[str, list] | None:
+        with self.lock:
+            return self.kept.get(number) if isinstance(number, int) else None
+
+
+def looks() -> Looks:
+    return current_app.extensions.setdefault("dicescore.looks", Looks())
+
+
+def known_kind(kind: str) -> DieKind:
+    if kind not in DIE_KINDS:
+        raise NotFound(f"there are no {kind} dice: choose one of {', '.join(DIE_KINDS)}")
+    return DIE_KINDS[kind]
+
+
+@bp.get("/api/dice/<kind>/look")
+def look(kind: str):
+    """The dice the camera sees now, read as ``kind`` dice: each one's crop (a PNG data URL),
+    reading (None: unreadable) and choices, and the look's number, to teach them by."""
+    die_kind = known_kind(kind)
+    camera_look = current_app.extensions.get("dicescore.look")
+    if camera_look is None:
+        raise Conflict("no camera is watching the table: serve with --source to teach dice by showing them")
+    try:
+        dice = camera_look(kind)
+    except LookupError as error:
+        raise Conflict(str(error)) from None
+    if len(dice) == 0:
+        raise Conflict("the camera sees no dice: lay them out, face up, where it can see them")
+    shown = []
+    for die in dice:
+        ok, png = cv2.imencode(".png", die.crop)
+        if not ok:
+            raise InternalServerError("a die's crop could not be encoded")
+        shown.append(
+            {
+                "crop": "data:image/png;base64," + base64.b64encode(png.tobytes()).decode(),
+                "label": die.label if die.label in die_kind.label_set else None,
+                "top": [[label, round(float(p), 3)] for label, p in die.top if label in die_kind.label_set],
+            }
+        )
+    return jsonify(look=looks().keep(kind, list(dice.crops)), dice=shown)
+
+
+@bp.post("/api/dice/<kind>/teach")
+def teach(kind: str):
+    """Teach the crops of look ``look`` as the ``faces`` named, one a die (null: not taught)."""
+    security.check_write()
+    die_kind = known_kind(kind)
+    body = read_json()
+    if not isinstance(body, dict):
+        raise BadRequest('send {"look": number, "faces": [face or null, ...]}')
+    kept = looks().get(body.get("look"))
+    if kept is None or kept[0] != kind:
+        raise NotFound("that look at the table is gone: look again")
+    faces, dice_crops = body.get("faces"), kept[1]
+    if not isinstance(faces, list) or len(faces) != len(dice_crops):
+        raise BadRequest(f"name a face (or null) for each of the look's {len(dice_crops)} dice")
+    for face in faces:
+        if face is not None and face not in die_kind.label_set:
+            raise BadRequest(f"{face} is not a face of {kind} dice")
+    classifier = taught_classifier()
+    taught = 0
+    for crop, face in zip(dice_crops, faces, strict=True):
+        if face is None:
+            continue
+        try:
+            classifier.learn(crop, face, kind)
+        except Exception as error:  # say it; what was taught before it stays taught
+            raise InternalServerError(f"the camera could not learn {face_text(face)}: {error}") from None
+        taught += 1
+    known = len(classifier.taught_faces(kind))
+    total = len(die_kind.labels)
+    whole = ": the set is taught whole" if known == total else ""
+    flash(f"The camera learnt {taught} faces; it knows {known} of the {total} faces{whole}.", kind)
+    return jsonify(taught=taught, known=known, faces=total)

@@ -12,11 +12,13 @@ import tempfile
 import threading
 from pathlib import Path
 
+import cv2
 import pytest
 
 from datasets.faces.render import render_dice_set
 from tests.webui.conftest import under_waitress
 from tests.webui.test_camera import SETTLE, Frames, five_cubes, throw
+from vision.detector import Detector
 from vision.faces import FAST_MODEL, FaceClassifier
 from webui.camera import Camera
 from webui.crops import SharedClassifier
@@ -39,6 +41,7 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(os.environ.get("DICESCORE_SCREENSHOTS") or tempfile.mkdtemp(prefix="dicescore-shots-"))
 PHONE = {"width": 412, "height": 915}
+FIXTURE_SCENES = Path(__file__).resolve().parent.parent / "vision" / "fixtures" / "scenes"
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 
@@ -224,6 +227,39 @@ def test_a_taught_face_is_seen_and_forgotten_on_the_your_dice_page(app, server, 
     expect(tab.locator("#cubes h2")).to_contain_text("7 of 8 faces taught")
     expect(tab.locator("#cubes figure.untaught")).to_have_attribute("data-face", "BLANK")
     assert shared.taught_faces("cubes") == [label for label in labels if label != "BLANK"]
+
+
+def test_a_cubes_set_shown_to_the_camera_is_checked_and_taught_on_your_dice(app, server, open_tab, tmp_path):
+    # the shipped models read a rendered table of six Cubes dice; no game is being played
+    scene = cv2.imread(str(FIXTURE_SCENES / "scene00001_0075.png"), cv2.IMREAD_COLOR)
+    learned = tmp_path / "learned"
+    classifier, photos = FaceClassifier(FAST_MODEL, data_dir=learned), FaceClassifier(data_dir=learned)
+    hold = threading.Event()
+    camera = Camera(lambda: Frames([scene] * 3, hold=hold), Detector(), classifier, photo_classifier=photos)
+    thread = camera.watch(app)
+    try:
+        tab = open_tab(server + "/dice")
+        cubes = tab.locator("#cubes")
+        cubes.locator("summary").click()  # nothing taught yet: folded
+        cubes.get_by_role("button", name="Look at the dice").click()
+        choices = cubes.locator(".shown-die select")
+        expect(choices).to_have_count(6)
+        named = [choice.input_value() for choice in choices.all()]  # the camera's readings
+        # a die it cannot read says "not this one" until the player names it (here one does)
+        unread = named.index("") if "" in named else 0
+        choices.nth(unread).select_option("CUBES")
+        named[unread] = "CUBES"
+        tab.screenshot(path=SCREENSHOTS / "show-the-camera-your-dice.png", full_page=True)
+        cubes.get_by_role("button", name="Teach these faces").click()
+        known = sorted(set(named) - {""})
+        expect(tab.locator("#cubes .notice")).to_have_text(
+            f"The camera learnt {6 - named.count('')} faces; it knows {len(known)} of the 8 faces."
+        )
+        expect(tab.locator("#cubes figure.taught img")).to_have_count(len(known))
+        assert sorted(classifier.taught_faces("cubes")) == sorted(photos.taught_faces("cubes")) == known
+    finally:
+        hold.set()
+        thread.join(timeout=10)
 
 
 def test_a_game_entered_by_hand_survives_a_reload_and_shows_on_a_second_device(server, open_tab):

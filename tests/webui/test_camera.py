@@ -93,6 +93,9 @@ class ToneClassifier:
         self.taught_kinds.append(kind)
         return {label}
 
+    def taught_examples(self, kind):
+        return {}  # it keeps no files: "Your dice" shows no example of its lessons
+
     def taught_faces(self, kind):
         return sorted(
             {

@@ -1,12 +1,19 @@
 """The "Your dice" page: what the camera was taught of each dice set, and forgetting it."""
 
+import base64
+import threading
+import time
+
 import cv2
 import numpy as np
 import pytest
 
 from datasets.faces import render_set
+from tests.webui.test_camera import SETTLE, Frames, table
+from tests.webui.test_camera import pip_dice as pip_dice  # a fixture
 from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 from webui import create_app
+from webui.camera import Camera
 from webui.crops import SharedClassifier
 
 
@@ -128,3 +135,84 @@ def test_a_missing_face_model_is_said_on_the_page(client, tmp_path, monkeypatch)
     assert page.status_code == 503
     assert "the camera&#39;s face model cannot be loaded" in page.get_data(as_text=True)
     assert "gone.onnx" in page.get_data(as_text=True)
+
+
+@pytest.fixture
+def watching(app, pip_dice, monkeypatch):
+    """A camera watching a table where two dice lie still (read as 3 and 5), no game played."""
+    detector, classifier, tones = pip_dice
+    # A photo's search finds the stand-in detector's two dice anew in each of its passes,
+    # dozens of places: a look reads the frame in one pass here.
+    monkeypatch.setattr(detector, "detect_at_scales", detector.detect)
+    hold = threading.Event()
+    frames = [table(tones)] * 3
+    camera = Camera(lambda: Frames(frames, hold=hold), detector, classifier, settle_seconds=SETTLE)
+    thread = camera.watch(app)
+    deadline = time.monotonic() + 10
+    while camera.latest is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    yield camera, classifier
+    hold.set()
+    thread.join(10)
+
+
+def test_dice_shown_to_the_camera_are_taught_as_the_player_names_them(app, api, watching):
+    camera, classifier = watching
+    assert "Show the camera your dice" in api.client.get("/dice").get_data(as_text=True)
+    look = api.client.get("/api/dice/d6/look")
+    assert look.status_code == 200
+    dice = look.json["dice"]
+    assert [die["label"] for die in dice] == ["3", "5"] and dice[1]["top"] == [["5", 0.8], ["6", 0.1]]
+    crops = camera.look("d6").crops
+    png = base64.b64decode(dice[0]["crop"].removeprefix("data:image/png;base64,"))
+    assert np.array_equal(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), crops[0])
+
+    taught = api.post("/api/dice/d6/teach", {"look": look.json["look"], "faces": ["3", "6"]})
+    assert taught.status_code == 200 and taught.json == {"taught": 2, "known": 2, "faces": 6}
+    assert [label for _, label in classifier.taught] == ["3", "6"] and classifier.taught_kinds == ["d6", "d6"]
+    assert np.array_equal(classifier.taught[1][0], crops[1])  # the 5 read, named a 6 by the player
+    assert "The camera learnt 2 faces; it knows 2 of the 6 faces." in api.client.get("/dice").get_data(
+        as_text=True
+    )
+    skipped = api.post("/api/dice/d6/teach", {"look": look.json["look"], "faces": [None, None]})
+    assert skipped.json["taught"] == 0 and len(classifier.taught) == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"look": 99, "faces": ["3", "5"]}, 404, "that look at the table is gone: look again"),
+        ({"look": "LOOK", "faces": ["3"]}, 400, "name a face (or null) for each of the look's 2 dice"),
+        ({"look": "LOOK", "faces": ["3", "QH"]}, 400, "QH is not a face of d6 dice"),
+        ({"look": "LOOK", "faces": "3 5"}, 400, "name a face (or null) for each of the look's 2 dice"),
+        (["LOOK"], 400, 'send {"look": number, "faces": [face or null, ...]}'),
+    ],
+)
+def test_a_lesson_that_names_no_dice_of_the_look_is_refused(api, watching, body, status, message):
+    _, classifier = watching
+    number = api.client.get("/api/dice/d6/look").json["look"]
+    body = (
+        [number]
+        if isinstance(body, list)
+        else {**body, "look": number if body["look"] == "LOOK" else body["look"]}
+    )
+    response = api.post("/api/dice/d6/teach", body)
+    assert (response.status_code, response.json["error"]) == (status, message)
+    assert classifier.taught == []
+
+
+def test_a_look_is_taught_only_as_the_dice_it_was_read_as(api, watching):
+    number = api.client.get("/api/dice/d6/look").json["look"]
+    response = api.post("/api/dice/cubes/teach", {"look": number, "faces": ["3", "5"]})
+    assert response.status_code == 404
+    assert (
+        api.client.post("/api/dice/d6/teach", json={"look": number, "faces": ["3", "5"]}).status_code == 403
+    )
+
+
+def test_looking_without_a_camera_or_at_unknown_dice_says_why(api):
+    assert "Show the camera your dice" not in api.client.get("/dice").get_data(as_text=True)
+    response = api.client.get("/api/dice/d6/look")
+    assert response.status_code == 409
+    assert response.json["error"].startswith("no camera is watching the table")
+    assert api.client.get("/api/dice/d20/look").json["error"].startswith("there are no d20 dice")
