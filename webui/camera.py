@@ -289,7 +289,9 @@ class Camera:
         frame = self.latest
         if frame is None or not self.view.running:
             raise LookupError("the camera is not giving pictures now")
-        return DiceReader(kind, self.detector, self.classifier.photos or self.classifier).read(frame, still=True)
+        return DiceReader(kind, self.detector, self.classifier.photos or self.classifier).read(
+            frame, still=True
+        )
 
     def table(self, app: Flask, ledger: Ledger) -> TableGame | None:
         """The game the camera is watching, looked up again after every append made in this

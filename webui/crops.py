@@ -46,6 +46,11 @@ class SharedClassifier:
             return self.classifier.classify(crops, **how)
 
     @property
+    def min_confidence(self) -> float:
+        """As ``FaceClassifier.min_confidence``: a reader of card dice needs it to read each card once."""
+        return self.classifier.min_confidence
+
+    @property
     def photos(self) -> Locked | None:
         """The photo classifier, read under the same lock; None when there is none."""
         return None if self.photo_classifier is None else Locked(self.photo_classifier, self.lock)
@@ -82,6 +87,10 @@ class Locked:
     def __init__(self, classifier, lock: threading.Lock):
         self.classifier = classifier
         self.lock = lock
+
+    @property
+    def min_confidence(self) -> float:
+        return self.classifier.min_confidence
 
     def classify(self, crops, **how):
         with self.lock:

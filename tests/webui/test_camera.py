@@ -75,6 +75,8 @@ class ToneClassifier:
     """Reads a die by the grey tone at the centre of its crop (the nearest tone it knows);
     keeps what it is taught."""
 
+    min_confidence = 0.5
+
     def __init__(self, faces):
         self.faces = faces  # tone -> (label or None, top-k)
         self.taught = []
@@ -416,6 +418,25 @@ def test_a_roll_read_in_part_is_recorded_whole_with_the_guesses_marked(app, api,
     faces[unreadable] = "2"
     assert api.move(game_id, "correct", roll=roll["seq"], faces=faces).status_code == 201
     assert "(a guess" not in api.client.get(f"/games/{game_id}/board").json["html"]
+
+
+def test_card_dice_are_read_each_card_once_by_the_camera_and_its_photo_look(app, api, pip_dice):
+    # Square Shooters prints each card once: the reader keeps each card once with the
+    # classifier's confidence floor, which the camera's shared classifiers must give it
+    detector, _, tones = pip_dice
+    cards = ToneClassifier(
+        {200: ("AS", [("AS", 0.9), ("KS", 0.05)]), 150: ("AS", [("AS", 0.6), ("QH", 0.3)])}
+    )
+    photos = PhotoToneClassifier({200: ("AS", [("AS", 0.95)]), 150: ("AS", [("AS", 0.7), ("QH", 0.25)])})
+    game_id = api.new_game("square-shooters/shootout", ("Ana", "Bo"))
+    camera = Camera(
+        lambda: Frames(throw(tones)), detector, cards, settle_seconds=SETTLE, photo_classifier=photos
+    )
+    camera.watch(app).join(10)
+    assert camera.view.status == "test camera has ended"  # not stopped by an error
+    roll = events(api, game_id)[-1]
+    assert roll["type"] == "roll" and len(roll["faces"]) == SQUARE_SHOOTERS.dice
+    assert roll["faces"].count("AS") == 1 and "QH" in roll["faces"]  # the less sure AS is the QH
 
 
 def test_a_leaning_die_is_marked_on_the_page_until_its_face_is_corrected(app, api, tmp_path):
