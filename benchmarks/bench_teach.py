@@ -1,11 +1,12 @@
 """Teaching a dice set: one tap per face (``FaceClassifier.learn``), then how well the set reads.
 
-    python benchmarks/bench_teach.py [--sets 6] [--views 8] [--nothing 200]
+    python benchmarks/bench_teach.py [--sets 6] [--views 8] [--taught-views 1] [--nothing 200]
 
 A dice set is every face of one style family printed one way (font, inks, material,
 outline), filmed in one shoot (one table, light, distance, focus, noise and compression:
 ``datasets.faces.render.Shoot``), as a family's own dice under their own webcam.  For each
-set, one view of every face is taught for the family's die kind, and ``--views`` other
+set, one view of every face (``--taught-views``: more, as "Your dice" may keep up to
+``TAUGHT_PER_FACE``) is taught for the family's die kind, and ``--views`` other
 views of every face are read before and after, each with its family's die-kind mask: by the
 camera's model at one turn (a video frame) and by the default model as a photo, as shares
 read right and read as another face (the rest are unreadable).  Table and hand crops
@@ -67,10 +68,16 @@ def main():
         "--sets", type=at_least_one, default=6, help="dice sets per family, each in its own shoot"
     )
     parser.add_argument("--views", type=at_least_one, default=8, help="views of each face read per set")
+    parser.add_argument(
+        "--taught-views", type=at_least_one, default=1, help="views of each face taught per set"
+    )
     parser.add_argument("--nothing", type=int, default=200, help="table and hand crops read")
     args = parser.parse_args()
     nothing = [render_none(np.random.default_rng([NONE_SEED, i])) for i in range(args.nothing)]
-    print(f"{args.sets} sets per family, {args.views} views of each face read, {len(nothing)} `none` crops")
+    print(
+        f"{args.sets} sets per family, {args.taught_views} views of each face taught and {args.views}"
+        f" others read, {len(nothing)} `none` crops"
+    )
     others = {
         family: {
             name: (*render_set(OTHERS_COUNT, OTHERS_SEED, families)[:2], kind)
@@ -92,6 +99,7 @@ def main():
                     how,
                     nothing,
                     others.get(family) if number < OTHERS_SETS else None,
+                    args.taught_views,
                 )
                 for number in range(args.sets)
             ]

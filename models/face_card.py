@@ -199,17 +199,18 @@ def read_a_taught_set(
     how: dict,
     nothing=(),
     others: dict | None = None,
+    taught_views: int = 1,
 ) -> dict[str, float]:
     """One dice set of ``family`` in one shoot (``render_dice_set``; shoot, taught views and
     read views all from ``seed``), read by ``model`` with ``kind``'s mask and ``how``
-    (classify's turns and second look) before and after one view of each face is taught for
-    ``kind``: the shares of its ``views`` views of each face read right (``before``,
+    (classify's turns and second look) before and after ``taught_views`` views of each face
+    are taught for ``kind``: the shares of its ``views`` views of each face read right (``before``,
     ``after``) and read as another face (``wrong_before``, ``wrong_after``; the rest are
     unreadable), and of the ``nothing`` crops read as a face (``claimed_...``).  ``others``
     (name: (crops, labels, die kind)) are dice of other prints read alongside, each with its
     own kind's mask: the same shares under ``<name>_before`` and so on."""
     shoot = random_shoot(np.random.default_rng([seed, set_seed]), family)
-    taught, taught_labels = render_dice_set(family, set_seed, 1, seed, shoot=shoot)
+    taught, taught_labels = render_dice_set(family, set_seed, taught_views, seed, shoot=shoot)
     crops, labels = render_dice_set(family, set_seed, views, seed + 1, shoot=shoot)
     read_too = {"": (crops, labels, kind), **{f"{name}_": dice for name, dice in (others or {}).items()}}
     with tempfile.TemporaryDirectory() as folder:

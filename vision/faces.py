@@ -75,6 +75,14 @@ TAUGHT_OVER_NONE = 0.95
 # They speak only for a whole set: under the lead rule they won nothing, and crops of other
 # prints read worse for them (docs/vision.md, "Teaching a dice set").
 TAUGHT_VARIATIONS = 24
+# A whole set's taught faces, in a reading averaged over several turns (a photo's), are read
+# at this sharpness (the model's own cosine scale is 16): faces of one print lie close
+# together on the embedding, so the nearest example's lead is small in cosine but telling.
+# At the model's scale a set taught four views a face read 90% of a held-out print's other
+# views right as a photo, 2% wrong and 8% unsure, though the nearest example named 96%; at
+# 24, 94% right and 3% wrong.  A single turn (a video frame) is less steady: sharper, the
+# camera's model read as many more wrong as right (docs/vision.md, "Teaching a dice set").
+TAUGHT_SET_SCALE = 24.0
 # Taught examples kept per face and die kind: a later tap replaces the oldest.  Every example
 # is embedded at each start and compared with every crop read, and taps on a misread that
 # keeps coming back would otherwise pile up; the newest are the camera's light as it is now.
@@ -217,7 +225,8 @@ class FaceClassifier:
     def _probabilities(self, batch: np.ndarray, allowed: np.ndarray, turns: Sequence[int]) -> np.ndarray:
         """N x labels: each prepared crop's probabilities, its cosines averaged over ``turns``."""
         turned = (np.ascontiguousarray(np.rot90(batch, k, axes=(2, 3))) for k in turns)
-        cosines = np.mean([self._cosines(view, allowed)[0] for view in turned], 0)
+        sharpen = TAUGHT_SET_SCALE / self.scale if len(turns) > 1 else 1.0
+        cosines = np.mean([self._cosines(view, allowed, sharpen)[0] for view in turned], 0)
         return softmax(np.where(allowed, self.scale * cosines, -np.inf))
 
     def _allowed(self, kind: str | None) -> np.ndarray:
@@ -254,11 +263,12 @@ class FaceClassifier:
         sized = smooth_noisy(np.stack([self._fit(crop) for crop in crops]))
         return sized.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
 
-    def _cosines(self, batch: np.ndarray, allowed: np.ndarray):
+    def _cosines(self, batch: np.ndarray, allowed: np.ndarray, sharpen: float = 1.0):
         """Cosine of each crop to each label: the trained class, or the nearest taught example
         of that label if it is closer, where the taught examples speak: the nearest is close
-        enough and clearly nearer than the other taught faces (or every face is taught).
-        ``allowed`` (the die kind's labels) decides whether the network alone reads `none`."""
+        enough and clearly nearer than the other taught faces (or every face is taught: then
+        times ``sharpen``, see ``TAUGHT_SET_SCALE``).  ``allowed`` (the die kind's labels)
+        decides whether the network alone reads `none`."""
         logits, embeddings = self._run(batch)
         cosines = logits / self.scale
         if not self.prototypes:
@@ -286,7 +296,7 @@ class FaceClassifier:
         # nearest names the crop (unless the network is surer of another face), and a close
         # second taught face keeps the reading unsure, as a near tie should be.
         cells = np.ix_(np.flatnonzero(speaks), [self.index[label] for label in taught])
-        cosines[cells] = np.maximum(cosines[cells], similarity[speaks])
+        cosines[cells] = np.maximum(cosines[cells], (sharpen if whole_set else 1.0) * similarity[speaks])
         return cosines, embeddings
 
     def _taught_examples(self, allowed: np.ndarray):

@@ -122,7 +122,7 @@ def reads_two(tmp_path, monkeypatch):
     """The shipped model made to read every crop as a sure 2."""
     classifier = FaceClassifier(data_dir=tmp_path)
 
-    def cosines(batch, allowed):
+    def cosines(batch, allowed, sharpen=1.0):
         values = np.full((len(batch), len(classifier.labels)), -1.0, np.float32)
         values[:, classifier.index["2"]] = 1.0
         return values, np.zeros((len(batch), 8), np.float32)
