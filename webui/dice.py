@@ -78,7 +78,7 @@ def dice_page():
         )
     camera = current_app.extensions.get("dicescore.camera")
     watching = "dicescore.look" in current_app.extensions and camera is not None and camera.running
-    return render_template("dice.html", sets=sets, watching=watching)
+    return render_template("dice.html", sets=sets, watching=watching, camera=camera)
 
 
 @bp.get("/dice/<kind>/<face>.png")

@@ -239,6 +239,7 @@ def test_a_cubes_set_shown_to_the_camera_is_checked_and_taught_on_your_dice(app,
     thread = camera.watch(app)
     try:
         tab = open_tab(server + "/dice")
+        tab.wait_for_function("() => document.getElementById('live').naturalWidth === 320")  # the table, live
         cubes = tab.locator("#cubes")
         cubes.locator("summary").click()  # nothing taught yet: folded
         cubes.get_by_role("button", name="Look at the dice").click()

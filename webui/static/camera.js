@@ -1,4 +1,5 @@
-// The camera's card, on the front page and the table page: its live picture and status line.
+// The camera's card, on the front page, the table page and "Your dice": its live picture
+// and status line.
 // The picture is an endless MJPEG stream, so it opens only once the page has loaded (a
 // stream in the markup would hold the page "loading" for ever), and it is reopened after
 // the server restarts. The status line is kept current while the camera runs.
