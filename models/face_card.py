@@ -283,7 +283,9 @@ the sets:
 
 Once every face of a kind is taught for it, the taught faces read that kind without the
 lead rule, and each example speaks as varied views of itself too (docs/vision.md,
-"Teaching a dice set"): fewer faces are read wrong, and near ties read unsure.
+"Teaching a dice set"): fewer faces are read wrong, and near ties read unsure. As a photo
+(turns averaged), the taught faces speak at a sharper scale (`TAUGHT_SET_SCALE`), so that
+a near-but-right lead is read, not left unsure.
 """
 
 

@@ -137,7 +137,7 @@ class Looks:
 
     def get(self, number: object) -> tuple[str, list] | None:
         with self.lock:
-            return self.kept.get(number) if isinstance(number, int) else None
+            return self.kept.get(number) if type(number) is int else None  # not a bool, nor 1.0
 
 
 def looks() -> Looks:
