@@ -382,6 +382,12 @@ class FaceClassifier:
         examples = {label: self._examples(label, kind) for label in self.taught_faces(kind)}
         return {label: paths for label, paths in examples.items() if paths}
 
+    def examples_wanted(self, kind: str) -> dict[str, int]:
+        """How many more examples each face of ``kind`` dice would keep for that kind: one
+        example a face makes a set whole, and up to ``TAUGHT_PER_FACE`` read it surer."""
+        taught = self.taught_examples(kind)
+        return {label: TAUGHT_PER_FACE - len(taught.get(label, ())) for label in die_kind(kind).labels}
+
     def _examples(self, label: str, kind: str | None) -> list[Path]:
         """``label``'s stored examples taught for ``kind`` (None: for no kind named), the newest first."""
         paths = [path for path in (self.data_dir / label).glob("*.png") if taught_kind(path) == kind]

@@ -5,8 +5,8 @@ The camera saves each die's rectified face crop when its roll is stored, as
 beside the database).  When a player's correction changes a die whose crop is there, the
 face classifier learns that crop as the face picked (``FaceClassifier.learn``), so the
 same misread does not come back; a player may also vouch for a whole roll (``teach_roll``),
-which teaches each of its faces not yet taught, the ones read right too, so that a dice
-set's every face can be taught.  Learning happens after the correction is stored, and a
+which teaches its faces, the ones read right too, until each face has as many examples as
+the classifier keeps, so that a dice set's every face can be taught.  Learning happens after the correction is stored, and a
 failure to learn is logged: it never undoes or refuses the correction.
 """
 
@@ -21,7 +21,6 @@ import cv2
 import numpy as np
 from flask import Flask
 
-from scoring.faces import die_kind
 from scoring.game import Event
 from scoring.games import GAMES
 from scoring.replay import corrected_moves
@@ -65,9 +64,17 @@ class SharedClassifier:
         with self.lock:
             return self.classifier.taught_examples(kind)
 
-    def learn(self, crop: np.ndarray, label: str, kind: str | None = None) -> None:
+    def examples_wanted(self, kind: str) -> dict[str, int]:
+        """As ``FaceClassifier.examples_wanted``."""
         with self.lock:
-            self._reload_photos(self.classifier.learn(crop, label, kind))
+            return self.classifier.examples_wanted(kind)
+
+    def learn(self, crop: np.ndarray, label: str, kind: str | None = None) -> set[str]:
+        """As ``FaceClassifier.learn``; the photo classifier reloads what changed."""
+        with self.lock:
+            changed = self.classifier.learn(crop, label, kind)
+            self._reload_photos(changed)
+            return changed
 
     def forget(self, label: str | None = None, kind: str | None = None) -> set[str]:
         """As ``FaceClassifier.forget``."""
@@ -129,11 +136,12 @@ def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) 
 def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> dict[str, int]:
     """Teach the classifier the dice of ``roll`` whose crop was saved, as the roll now reads
     (corrections applied): a player's word that the whole roll is right, how a dice set's
-    faces the camera already reads get taught too.  A face already taught for the game's
-    die kind is skipped: one example a face makes the set whole, and more would only slow
-    every reading.  Returns how many dice were ``taught``, ``saved`` (their crops) and
-    ``failed`` to be learnt (logged), and how many of the kind's ``faces`` are ``known`` now;
-    raises LookupError when ``roll`` is no roll of dice in force."""
+    faces the camera already reads get taught too.  A face with as many examples as the
+    classifier keeps for the game's die kind is skipped, and a crop taught before is no new
+    example (``FaceClassifier.examples_wanted``): one example a face makes the set whole, a
+    few from other rolls read it surer.  Returns how many dice were ``taught``, ``saved``
+    (their crops) and ``failed`` to be learnt (logged), and how many of the kind's ``faces``
+    are ``known`` now; raises LookupError when ``roll`` is no roll of dice in force."""
     faces = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
     if roll not in faces:
         raise LookupError(f"there is no roll #{roll} of dice in this game")
@@ -141,24 +149,20 @@ def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> 
     if kind is None:
         raise LookupError("this game has no dice to teach")
     saved = [die for die in range(len(faces[roll])) if crop_path(app, game_id, roll, die).is_file()]
-    known = set(classifier(app).taught_faces(kind))
+    wanted = classifier(app).examples_wanted(kind)
     taught = failed = 0
     for die in saved:
         label = faces[roll][die]
-        if label in known:  # taught before, or by an earlier die of this roll
+        if wanted[label] <= 0:  # as many examples as are kept, some maybe from this roll
             continue
-        if learn_die(app, game_id, roll, die, label, kind):
-            known.add(label)
-            taught += 1
-        else:
+        lesson = learn_die(app, game_id, roll, die, label, kind)
+        if lesson is None:
             failed += 1
-    return {
-        "taught": taught,
-        "saved": len(saved),
-        "failed": failed,
-        "known": len(known),
-        "faces": len(die_kind(kind).labels),
-    }
+        elif lesson:
+            wanted[label] -= 1
+            taught += 1
+    known = len(classifier(app).taught_faces(kind))
+    return {"taught": taught, "saved": len(saved), "failed": failed, "known": known, "faces": len(wanted)}
 
 
 def die_kind_of(events: Sequence[Event]) -> str | None:
@@ -167,21 +171,21 @@ def die_kind_of(events: Sequence[Event]) -> str | None:
     return game.die_kind if game else None
 
 
-def learn_die(app: Flask, game_id: int, roll: int, die: int, label: str, kind: str | None) -> bool:
+def learn_die(app: Flask, game_id: int, roll: int, die: int, label: str, kind: str | None) -> bool | None:
     """Teach the classifier die ``die`` of ``roll`` as ``label`` from its saved crop, if there
-    is one.  Never raises: whatever learning hits, the game stands.  Returns whether it did."""
+    is one.  Never raises: whatever learning hits, the game stands.  Returns whether that was
+    a new example (False: taught so before), or None when there is no crop or it failed."""
     path = crop_path(app, game_id, roll, die)
     if not path.is_file():
-        return False
+        return None
     try:
         crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if crop is None:
             raise OSError(f"cannot read {path}")
-        classifier(app).learn(crop, label, kind)
+        return bool(classifier(app).learn(crop, label, kind))
     except Exception:  # whatever learning hits, the game and its corrections stand
         log.exception("game %s roll #%s die %s: could not learn it as %s", game_id, roll, die + 1, label)
-        return False
-    return True
+        return None
 
 
 def classifier(app: Flask) -> SharedClassifier:

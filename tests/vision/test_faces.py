@@ -472,6 +472,9 @@ def test_a_face_keeps_its_newest_examples_for_each_kind(tmp_path):
         crop.tobytes() for crop in reversed(crops[1:-1])
     ]  # the newest first; the oldest tap is gone
     assert len(clf.taught_examples("d6")["3"]) == 1
+    untaught = ("CUBES", "BLANK", "1", "2", "4", "5", "6")
+    assert clf.examples_wanted("cubes") == {"3": 0} | {label: TAUGHT_PER_FACE for label in untaught}
+    assert clf.examples_wanted("d6")["3"] == TAUGHT_PER_FACE - 1
     assert FaceClassifier(FAST_MODEL, data_dir=tmp_path).learned() == {"3": TAUGHT_PER_FACE + 1}
 
 

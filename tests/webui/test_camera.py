@@ -14,7 +14,7 @@ import vision.detector
 import vision.sources
 from dicescore.cli import main
 from dicescore.ledger import Ledger
-from scoring.faces import CUBES_DICE, SQUARE_SHOOTERS
+from scoring.faces import CUBES_DICE, DIE_KINDS, SQUARE_SHOOTERS
 from tests.vision.test_pipeline import stand_in_detector
 from tests.webui.conftest import Api
 from vision.detector import Detector
@@ -91,9 +91,25 @@ class ToneClassifier:
         return readings
 
     def learn(self, crop, label, kind=None):
+        if any(np.array_equal(crop, known) and taught == (label, kind) for known, taught in self.lessons()):
+            return set()  # taught so already
         self.taught.append((crop, label))
         self.taught_kinds.append(kind)
         return {label}
+
+    def lessons(self):
+        return [
+            (crop, (label, kind)) for (crop, label), kind in zip(self.taught, self.taught_kinds, strict=True)
+        ]
+
+    kept = 2  # examples a face keeps for a kind
+
+    def examples_wanted(self, kind):
+        kept = self.kept
+        return {
+            label: kept - sum(taught == (label, kind) for _, taught in self.lessons())
+            for label in DIE_KINDS[kind].labels
+        }
 
     def taught_examples(self, kind):
         return {}  # it keeps no files: "Your dice" shows no example of its lessons
@@ -350,14 +366,19 @@ def test_a_roll_the_classifier_fails_to_learn_says_so(app, api, pip_dice, caplog
     assert "disk full" in caplog.text
 
 
-def test_a_face_a_vouched_roll_shows_twice_is_taught_once(app, api, pip_dice):
+def test_a_vouched_roll_teaches_a_face_as_many_times_as_examples_are_kept(app, api, pip_dice):
     detector, _, tones = pip_dice
     threes = ToneClassifier({200: ("3", [("3", 0.9)]), 150: ("3", [("3", 0.9)])})
+    threes.kept = 1
     game_id, roll = a_camera_roll(app, api, (detector, threes, tones))
     assert roll["faces"] == ["3", "3"]
-    response = api.post(f"/api/games/{game_id}/rolls/{roll['seq']}/teach")
-    assert response.json == {"roll": roll["seq"], "taught": 1, "saved": 2, "known": 1, "faces": 6}
+    teach = f"/api/games/{game_id}/rolls/{roll['seq']}/teach"
+    assert api.post(teach).json == {"roll": roll["seq"], "taught": 1, "saved": 2, "known": 1, "faces": 6}
     assert [label for _, label in threes.taught] == ["3"]
+    threes.kept = 2  # room for one more: the first die's crop is taught already, the second's is new
+    assert api.post(teach).json["taught"] == 1
+    assert len(threes.taught) == 2 and not np.array_equal(threes.taught[0][0], threes.taught[1][0])
+    assert api.post(teach).json["taught"] == 0
 
 
 def test_teaching_a_roll_that_is_not_there_is_refused_by_name(app, api, pip_dice):

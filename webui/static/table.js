@@ -43,12 +43,12 @@ async function send(event) {
   return reply !== null;
 }
 
-// A player's word that a whole roll reads right: the camera learns each face of it it does not know yet.
+// A player's word that a whole roll reads right: the camera learns its faces, up to a few examples a face.
 async function teachRoll(roll) {
   const reply = await post(table.dataset.teach.replace("/ROLL/", `/${roll}/`), {});
   if (reply) {
     const whole = reply.known === reply.faces ? ": your set is taught whole" : "";
-    taught.textContent = `The camera learnt ${reply.taught} new faces of roll #${roll}'s ${reply.saved} dice it saw;`
+    taught.textContent = `The camera learnt ${reply.taught} of roll #${roll}'s ${reply.saved} dice it saw;`
       + ` it knows ${reply.known} of the ${reply.faces} faces of these dice${whole}.`;
     taught.hidden = false;
   }
