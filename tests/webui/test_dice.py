@@ -48,13 +48,18 @@ def tiles(page, kind):
     return [tile.split('"')[0] for tile in section.split('class="taught" data-face="')[1:]]
 
 
-def test_the_page_shows_each_set_with_the_faces_taught_for_it(client, taught):
+def test_the_page_shows_each_set_with_the_faces_taught_for_it(app, client, taught):
     page = client.get("/dice").get_data(as_text=True)
     assert "3 of 6 faces taught" in page and "1 of 8 faces taught" in page and "1 of 54 faces taught" in page
     assert tiles(page, "d6") == ["3", "5", "6"]
     assert tiles(page, "cubes") == ["3"]
     assert tiles(page, "square-shooters") == ["10H"]
     assert 'alt="10♥ as the camera saw it"' in page
+    assert "×" not in page  # one view of each face taught
+    app.extensions["dicescore.classifier"].learn(render_set(1, 10, ("framed",))[0][0], "5", "d6")
+    page = client.get("/dice").get_data(as_text=True)
+    five = page.split('id="d6"')[1].split('data-face="5"')[1].split("</figure>")[0]
+    assert "×2" in five and page.count("×") == 1
     assert 'href="/dice"' in client.get("/").get_data(as_text=True)  # every page links to it
 
 
