@@ -221,3 +221,13 @@ def test_looking_without_a_camera_or_at_unknown_dice_says_why(api):
     assert response.status_code == 409
     assert response.json["error"].startswith("no camera is watching the table")
     assert api.client.get("/api/dice/d20/look").json["error"].startswith("there are no d20 dice")
+
+
+def test_a_camera_that_has_stopped_gives_no_look(app, api, pip_dice):
+    detector, classifier, tones = pip_dice
+    Camera(lambda: Frames([table(tones)] * 3), detector, classifier, settle_seconds=SETTLE).watch(app).join(
+        10
+    )
+    assert "Show the camera your dice" not in api.client.get("/dice").get_data(as_text=True)
+    response = api.client.get("/api/dice/d6/look")
+    assert (response.status_code, response.json["error"]) == (409, "the camera is not giving pictures now")
