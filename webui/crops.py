@@ -6,8 +6,9 @@ beside the database).  When a player's correction changes a die whose crop is th
 face classifier learns that crop as the face picked (``FaceClassifier.learn``), so the
 same misread does not come back; a player may also vouch for a whole roll (``teach_roll``),
 which teaches its faces, the ones read right too, until each face has as many examples as
-the classifier keeps, so that a dice set's every face can be taught.  Learning happens after the correction is stored, and a
-failure to learn is logged: it never undoes or refuses the correction.
+the classifier keeps, so that a dice set's every face can be taught.  Learning happens after
+the correction is stored, and a failure to learn is logged: it never undoes or refuses the
+correction.
 """
 
 from __future__ import annotations
