@@ -1,6 +1,7 @@
 """The "Your dice" page: what the camera was taught of each dice set, and forgetting it."""
 
 import base64
+import re
 import threading
 import time
 
@@ -99,6 +100,9 @@ def test_forgetting_a_set_keeps_the_other_sets(app, client, taught):
         and tiles(page, "square-shooters") == ["10H"]
     )
     assert app.extensions["dicescore.classifier"].photo_classifier.learned() == {"3": 1, "10H": 1}
+    # nothing of the set is left, but the line saying so shows, unfolded; afterwards it folds
+    assert re.search(r'id="d6">\s*<details open>', page)
+    assert re.search(r'id="d6">\s*<details >', client.get("/dice").get_data(as_text=True))
 
 
 def test_forgetting_everything_empties_the_folder(app, client, taught, tmp_path):
