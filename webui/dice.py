@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 
 import cv2
+import numpy as np
 from flask import (
     Blueprint,
     abort,
@@ -152,8 +153,9 @@ def known_kind(kind: str) -> DieKind:
 
 @bp.get("/api/dice/<kind>/look")
 def look(kind: str):
-    """The dice the camera sees now, read as ``kind`` dice: each one's crop (a PNG data URL),
-    reading (None: unreadable) and choices, and the look's number, to teach them by."""
+    """The dice the camera sees now, left to right, read as ``kind`` dice: each one's crop (a
+    PNG data URL), reading (None: unreadable) and choices, and the look's number, to teach
+    them by."""
     die_kind = known_kind(kind)
     camera_look = current_app.extensions.get("dicescore.look")
     if camera_look is None:
@@ -164,6 +166,7 @@ def look(kind: str):
         raise Conflict(str(error)) from None
     if len(dice) == 0:
         raise Conflict("the camera sees no dice: lay them out, face up, where it can see them")
+    dice = dice[np.argsort(dice.centers[:, 0], kind="stable")]  # left to right, as they lie
     shown = []
     for die in dice:
         ok, png = cv2.imencode(".png", die.crop)

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from datasets.faces import render_set
-from tests.webui.test_camera import SETTLE, Frames, table
+from tests.vision.test_pipeline import stand_in_detector
+from tests.webui.test_camera import SETTLE, Frames, ToneClassifier, centre, table
 from tests.webui.test_camera import pip_dice as pip_dice  # a fixture
+from vision.detector import Detector
 from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 from webui import create_app
 from webui.camera import Camera
@@ -157,12 +159,16 @@ def watching(app, pip_dice, monkeypatch):
     frames = [table(tones)] * 3
     camera = Camera(lambda: Frames(frames, hold=hold), detector, classifier, settle_seconds=SETTLE)
     thread = camera.watch(app)
-    deadline = time.monotonic() + 10
-    while camera.latest is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_for_a_frame(camera)
     yield camera, classifier
     hold.set()
     thread.join(10)
+
+
+def wait_for_a_frame(camera):
+    deadline = time.monotonic() + 10
+    while camera.latest is None and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def test_dice_shown_to_the_camera_are_taught_as_the_player_names_them(app, api, watching):
@@ -235,3 +241,22 @@ def test_a_camera_that_has_stopped_gives_no_look(app, api, pip_dice):
     assert "Show the camera your dice" not in api.client.get("/dice").get_data(as_text=True)
     response = api.client.get("/api/dice/d6/look")
     assert (response.status_code, response.json["error"]) == (409, "the camera is not giving pictures now")
+
+
+def test_a_look_lists_the_dice_left_to_right(app, api, tmp_path, monkeypatch):
+    cells = ((10, 3, False), (4, 8, False))  # the right-hand die higher up: found first
+    detector = Detector(stand_in_detector(tmp_path / "detector.onnx", cells))
+    monkeypatch.setattr(detector, "detect_at_scales", detector.detect)  # one pass, as in `watching`
+    right, left = (centre(cell) for cell in cells)
+    classifier = ToneClassifier({200: ("3", [("3", 0.9)]), 150: ("5", [("5", 0.9)])})
+    hold = threading.Event()
+    frames = [table({right: 200, left: 150})] * 3
+    camera = Camera(lambda: Frames(frames, hold=hold), detector, classifier, settle_seconds=SETTLE)
+    thread = camera.watch(app)
+    try:
+        wait_for_a_frame(camera)
+        assert [die.label for die in camera.look("d6")] == ["3", "5"]
+        assert [die["label"] for die in api.client.get("/api/dice/d6/look").json["dice"]] == ["5", "3"]
+    finally:
+        hold.set()
+        thread.join(10)
