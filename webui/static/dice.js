@@ -33,6 +33,14 @@ for (const box of document.querySelectorAll(".show-dice")) {
       image.src = die.crop;
       image.alt = `die ${number + 1} as the camera sees it`;
       const choice = box.querySelector("template.face-choice").content.firstElementChild.cloneNode(true);
+      // the camera's likeliest faces first, as the correction dialog lists them
+      const guesses = document.createElement("optgroup");
+      guesses.label = "the camera's guesses";
+      for (const [label] of die.top) {
+        const face = choice.querySelector(`option[value="${CSS.escape(label)}"]`);
+        if (face) guesses.append(face.cloneNode(true));
+      }
+      if (guesses.children.length) choice.insertBefore(guesses, choice.options[1]);
       choice.value = die.label ?? ""; // the camera's reading, for the player to check
       choice.setAttribute("aria-label", `the face die ${number + 1} shows`);
       figure.append(image, choice);
