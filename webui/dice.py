@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import itertools
+import json
 import threading
 from collections import OrderedDict
 
@@ -197,6 +198,10 @@ def teach(kind: str):
     if not isinstance(faces, list) or len(faces) != len(dice_crops):
         raise BadRequest(f"name a face (or null) for each of the look's {len(dice_crops)} dice")
     for face in faces:
+        if face is not None and not isinstance(face, str):
+            raise BadRequest(
+                f"a face is named by its label, or null for a die not taught: not {json.dumps(face)}"
+            )
         if face is not None and face not in die_kind.label_set:
             raise BadRequest(f"{face} is not a face of {kind} dice")
     classifier = taught_classifier()

@@ -201,6 +201,22 @@ def test_dice_shown_to_the_camera_are_taught_as_the_player_names_them(app, api, 
         ({"look": "LOOK", "faces": ["3", "QH"]}, 400, "QH is not a face of d6 dice"),
         ({"look": "LOOK", "faces": "3 5"}, 400, "name a face (or null) for each of the look's 2 dice"),
         (["LOOK"], 400, 'send {"look": number, "faces": [face or null, ...]}'),
+        (
+            {"look": "LOOK", "faces": [{"face": "3"}, None]},
+            400,
+            'a face is named by its label, or null for a die not taught: not {"face": "3"}',
+        ),
+        (
+            {"look": "LOOK", "faces": [["3"], None]},
+            400,
+            'a face is named by its label, or null for a die not taught: not ["3"]',
+        ),
+        (
+            {"look": "LOOK", "faces": [3, None]},
+            400,
+            "a face is named by its label, or null for a die not taught: not 3",
+        ),
+        ({"look": True, "faces": ["3", "5"]}, 404, "that look at the table is gone: look again"),
     ],
 )
 def test_a_lesson_that_names_no_dice_of_the_look_is_refused(api, watching, body, status, message):
