@@ -8,6 +8,8 @@ import time
 import cv2
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from datasets.faces import render_set
 from tests.vision.test_pipeline import stand_in_detector
@@ -15,7 +17,7 @@ from tests.webui.test_camera import SETTLE, Frames, ToneClassifier, centre, tabl
 from tests.webui.test_camera import pip_dice as pip_dice  # a fixture
 from vision.detector import Detector
 from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
-from webui import create_app
+from webui import create_app, dice
 from webui.camera import Camera
 from webui.crops import SharedClassifier
 
@@ -276,3 +278,43 @@ def test_a_look_lists_the_dice_left_to_right(app, api, tmp_path, monkeypatch):
     finally:
         hold.set()
         thread.join(10)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def test_no_request_to_your_dice_is_a_server_error(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "games.sqlite"), "SECRET_KEY": "test"})
+    app.extensions["dicescore.classifier"] = SharedClassifier(FaceClassifier(FAST_MODEL, data_dir=tmp_path))
+    client = app.test_client()
+    token = csrf(client)
+    crop = render_set(1, 9, ("numerals",))[0][0]
+    with app.app_context():  # a look at two dice, as the camera would have kept it
+        look = dice.looks().keep("d6", [crop, crop])
+    kinds = st.just("d6") | st.sampled_from(["cubes", "square-shooters", "d20", "", "%00", "..", "a%2F.."])
+    two_faces = st.lists(JSON | st.sampled_from(["3", "QH", "BLANK"]), min_size=2, max_size=2)
+    lessons = st.fixed_dictionaries({"look": st.just(look), "faces": two_faces}) | JSON
+    fields = st.dictionaries(st.sampled_from(["kind", "face", "other"]), st.text(max_size=8))
+
+    @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(kind=kinds, body=lessons, face=st.text(max_size=6), form=fields)
+    def ask(kind, body, face, form):
+        answers = (
+            client.post(f"/api/dice/{kind}/teach", json=body, headers={"X-CSRF-Token": token}),
+            client.post(
+                f"/api/dice/{kind}/teach",
+                data=b"\xff{",
+                headers={"X-CSRF-Token": token, "Content-Type": "application/json"},
+            ),
+            client.get(f"/api/dice/{kind}/look"),
+            client.get(f"/dice/{kind}/{face}.png"),
+            client.post("/dice", data={"csrf_token": token, **form}),
+        )
+        for answer in answers:
+            assert answer.status_code < 500, (answer.request.path, answer.get_data(as_text=True))
+
+    ask()
