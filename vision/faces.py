@@ -98,7 +98,8 @@ NOISE_MASK = np.float32([[1, -2, 1], [-2, 4, -2], [1, -2, 1]])
 # no longer sees: 64 px crops with noise of 16 grey levels under JPEG 40 estimate at 0.5-0.7.
 # So a crop is noisy too when half its pixels lie this many grey levels or more from the
 # median of their 5 x 5 neighbours.  Held-out scene dice under noise 16 and JPEG 40 then read
-# 51.5 -> 62.6% (camera, one turn) and 60.7 -> 70.6% (photo); clean renders never reach it.
+# 51.5 -> 62.6% (camera, one turn) and 60.7 -> 70.6% (photo).  Clean scene crops never reach
+# it; 18% of the face renders do (their renderer adds noise and JPEG), and read as well.
 BLOTCHY = 3
 # A die lands turned any way; reading a crop at all four right-angle turns and averaging is
 # an ensemble of four looks (for still photos, where time is cheap).
