@@ -101,13 +101,6 @@ NOISE_MASK = np.float32([[1, -2, 1], [-2, 4, -2], [1, -2, 1]])
 # 51.5 -> 62.6% (camera, one turn) and 60.7 -> 70.6% (photo).  Clean scene crops never reach
 # it; 18% of the face renders do (their renderer adds noise and JPEG), and read as well.
 BLOTCHY = 3
-# A crop this flat (the spread of its 2nd to 98th percentiles, 0-1) is stretched before a
-# reading at one turn (a video frame's): a photo's four turns and second look (which stretches
-# an unsure crop, ``stretched``) cope with dim and washed-out light, and a frame has time for
-# neither.  Held-out scene dice made dim (x0.3) read 62.0 -> 68.4% at one turn with the
-# camera's model, washed out 56.5 -> 68.1%, as rendered 66.9 -> 67.2%; a photo's reading,
-# stretched first, lost a point on them (docs/vision.md, "Light the renders may not cover").
-FLAT = 0.5
 # A die lands turned any way; reading a crop at all four right-angle turns and averaging is
 # an ensemble of four looks (for still photos, where time is cheap).
 ALL_TURNS = (0, 1, 2, 3)
@@ -206,8 +199,6 @@ class FaceClassifier:
             return []
         allowed = self._allowed(kind)
         batch = self.prepare(crops)  # once: a square crop turns the same before or after
-        if len(turns) == 1:  # a video frame's reading: see FLAT
-            batch = stretch_flat(batch)
         probs = self._probabilities(batch, allowed, turns)
         unsure = np.flatnonzero(probs.max(1) < SECOND_LOOK_BELOW) if second_look else []
         if len(unsure):
@@ -575,18 +566,6 @@ def stretched(batch: np.ndarray) -> np.ndarray:
     (a dim or washed-out face)."""
     low, high = np.percentile(batch, (2, 98), axis=(1, 2, 3), keepdims=True)
     return np.clip((batch - low) / np.maximum(high - low, 0.05), 0, 1)
-
-
-def stretch_flat(batch: np.ndarray) -> np.ndarray:
-    """Prepared crops with each one too flat to read (``FLAT``: dim, or washed out) stretched
-    (``stretched``), in place; the spread is judged on every other pixel, for speed."""
-    values = batch[:, :, ::2, ::2].reshape(len(batch), -1)
-    low, high = round(0.02 * (values.shape[1] - 1)), round(0.98 * (values.shape[1] - 1))
-    ranked = np.partition(values, (low, high), axis=1)  # the two percentiles, not a full sort
-    flat = np.flatnonzero(ranked[:, high] - ranked[:, low] < FLAT)
-    if len(flat):
-        batch[flat] = stretched(batch[flat])
-    return batch
 
 
 def resampled(batch: np.ndarray, size: int) -> np.ndarray:

@@ -37,7 +37,6 @@ from vision.faces import (
     balanced,
     narrowed,
     noisy,
-    stretch_flat,
     stretched,
     widened,
 )
@@ -395,21 +394,6 @@ def test_a_noisy_crop_is_smoothed_before_it_is_read(monkeypatch):
     # the default model reads 87.0% of these crops as is and 90.8% smoothed (91.2% and 94.5%
     # when the crops were drawn in 24 fonts, before session 20)
     assert smoothed >= as_is + 0.02
-
-
-def test_a_dim_crop_is_stretched_before_a_frame_reads_it(monkeypatch):
-    images, labels, _ = render_set(400, FRESH_SEED, TRAIN_FAMILIES)
-    dim = [(image * 0.3).astype(np.uint8) for image in images]  # a die in the shade
-    clf = FaceClassifier(FAST_MODEL, data_dir="/nonexistent/learned", min_confidence=0.0)
-    stretched_first = accuracy_report(labels, read_all(clf, dim))["accuracy"]
-    monkeypatch.setattr(vision.faces, "FLAT", 0.0)  # never stretched
-    as_is = accuracy_report(labels, read_all(clf, dim))["accuracy"]
-    # the camera's model reads 87.3% of these stretched first, 79.5% as they are
-    assert stretched_first >= as_is + 0.04
-    batch = clf.prepare(images[:50])
-    monkeypatch.setattr(vision.faces, "FLAT", 0.5)
-    untouched = (stretch_flat(batch.copy()) == batch).all((1, 2, 3))
-    assert untouched.mean() >= 0.9  # 47 of these 50 rendered crops are left as they are
 
 
 def test_a_crop_jpeg_left_blotchy_is_smoothed_too(monkeypatch):
