@@ -277,10 +277,7 @@ class Camera:
         With no game at the table now (it ended as the roll settled), the vote stands."""
         if self.target is None:
             return DieReadings.empty()
-        kind = self.target.die_kind
-        if kind not in self.photo_readers:
-            self.photo_readers[kind] = DiceReader(kind, self.detector, self.classifier.photos)
-        return self.photo_readers[kind].read(frame, still=True)
+        return self.photo_reader(self.target.die_kind).read(frame, still=True)
 
     def look(self, kind: str) -> DieReadings:
         """The dice in the latest frame, read as a photo as dice of ``kind``, whatever game is
@@ -289,9 +286,15 @@ class Camera:
         frame = self.latest
         if frame is None or not self.view.running:
             raise LookupError("the camera is not giving pictures now")
-        return DiceReader(kind, self.detector, self.classifier.photos or self.classifier).read(
-            frame, still=True
-        )
+        return self.photo_reader(kind).read(frame, still=True)
+
+    def photo_reader(self, kind: str) -> DiceReader:
+        """The reader of a still frame as a photo: the default face model, or the camera's
+        when there is none."""
+        if kind not in self.photo_readers:
+            photos = self.classifier.photos or self.classifier
+            self.photo_readers[kind] = DiceReader(kind, self.detector, photos)
+        return self.photo_readers[kind]
 
     def table(self, app: Flask, ledger: Ledger) -> TableGame | None:
         """The game the camera is watching, looked up again after every append made in this

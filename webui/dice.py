@@ -86,7 +86,7 @@ def dice_page():
 @bp.get("/dice/<kind>/<face>.png")
 def example(kind: str, face: str):
     """The newest example of ``face`` taught for ``kind`` dice."""
-    if kind not in DIE_KINDS or face not in DIE_KINDS[kind].label_set:
+    if face not in known_kind(kind).label_set:
         abort(404, f"{face} is no face of {kind} dice")
     examples = taught_classifier().taught_examples(kind).get(face)
     if not examples:
@@ -143,7 +143,9 @@ class Looks:
 
 
 def looks() -> Looks:
-    return current_app.extensions.setdefault("dicescore.looks", Looks())
+    if "dicescore.looks" not in current_app.extensions:
+        current_app.extensions["dicescore.looks"] = Looks()
+    return current_app.extensions["dicescore.looks"]
 
 
 def known_kind(kind: str) -> DieKind:
@@ -210,10 +212,9 @@ def teach(kind: str):
         if face is None:
             continue
         try:
-            classifier.learn(crop, face, kind)
+            taught += bool(classifier.learn(crop, face, kind))  # a crop taught before is no new example
         except Exception as error:  # say it; what was taught before it stays taught
             raise InternalServerError(f"the camera could not learn {face_text(face)}: {error}") from None
-        taught += 1
     known = len(classifier.taught_faces(kind))
     total = len(die_kind.labels)
     whole = ": the set is taught whole" if known == total else ""

@@ -193,6 +193,8 @@ def test_dice_shown_to_the_camera_are_taught_as_the_player_names_them(app, api, 
     )
     skipped = api.post("/api/dice/d6/teach", {"look": look.json["look"], "faces": [None, None]})
     assert skipped.json["taught"] == 0 and len(classifier.taught) == 2
+    again = api.post("/api/dice/d6/teach", {"look": look.json["look"], "faces": ["3", "6"]})
+    assert again.json == {"taught": 0, "known": 2, "faces": 6}  # the same crops are no new examples
 
 
 @pytest.mark.parametrize(
