@@ -2,9 +2,12 @@
 always 'sees' dice at fixed places), the roll tracker and a classifier that reads a die by
 its grey tone, into the ledger; the live picture; corrections that teach; the demo switch."""
 
+import itertools
+import json
 import logging
 import threading
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -15,6 +18,8 @@ import vision.sources
 from dicescore.cli import main
 from dicescore.ledger import Ledger
 from scoring.faces import CUBES_DICE, DIE_KINDS, SQUARE_SHOOTERS
+from scoring.games import GAMES
+
 from tests.vision.test_pipeline import stand_in_detector
 from tests.webui.conftest import Api
 from vision.detector import Detector
@@ -27,6 +32,7 @@ from webui.sources import DemoRolls, open_source, start
 
 FELT = (40, 110, 50)  # BGR: no skin tone, so the tracker sees no hand
 FPS = 100.0  # the test clips' frame rate: a file plays at its own pace, so keep them quick
+GOLDEN = Path(__file__).parents[1] / "scoring" / "golden"  # whole games, one per rule sheet
 SETTLE = 0.03  # three still frames settle a roll at FPS
 TWO_DICE = ((4, 3, False), (10, 8, False))  # model cells; in a 640x480 frame, centres (180, 140), (420, 340)
 
@@ -594,3 +600,56 @@ def test_the_demo_video_is_read_by_the_camera_as_a_cubes_game_for_three(app, tmp
     assert game["game"] == "cubes" and game["players"] == ["Ana", "Bo", "Cy"]
     roll = events(api, game["id"])[1]
     assert roll["player"] == "Ana" and sorted(roll["faces"]) == sorted(labels) and roll["unsure"] == []
+
+
+
+def golden_openings() -> dict[str, tuple[list[str], list[dict]]]:
+    """Each dice game's players and the moves its golden replay makes before its first roll
+    (drawing target cards, dealing, choosing, spinning), its shuffle left to the new game."""
+    openings = {}
+    for path in sorted(GOLDEN.glob("*.jsonl")):
+        start, *moves = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        before_roll = list(itertools.takewhile(lambda move: move["type"] != "roll", moves))
+        name = start["data"]["game"]
+        if GAMES[name].die_kind is not None:
+            openings[name] = start["data"]["players"], [m for m in before_roll if m["type"] != "shuffle"]
+    return openings
+
+
+OPENINGS = golden_openings()
+
+
+def rollers(api, game_id):
+    """Who may roll in the game now."""
+    return [player for player, moves in api.view(game_id)["allowed"].items() if "roll" in moves]
+
+
+def test_every_dice_game_has_a_golden_replay_to_open_it_with():
+    assert sorted(OPENINGS) == sorted(name for name, game in GAMES.items() if game.die_kind is not None)
+
+
+@pytest.mark.parametrize("name", sorted(OPENINGS))
+def test_every_dice_game_takes_its_first_roll_from_the_camera(app, api, pip_dice, name):
+    # The camera's path differs by game (the kind, the dice a roll shows, each card once):
+    # a roll settled when any dice game first rolls is that game's roll, as its rules score it
+    detector, _, tones = pip_dice
+    kind = DIE_KINDS[GAMES[name].die_kind]
+    first, second = kind.labels[0], kind.labels[-1]
+    faces = ToneClassifier({200: (first, [(first, 0.9)]), 150: (second, [(second, 0.8)])})
+    players, opening = OPENINGS[name]
+    game_id = api.new_game(name, players)
+    for move in opening:
+        # a spin is automatic; the new game's own shuffle may draw fewer cards before a roll
+        if not move.get("auto") and not rollers(api, game_id):
+            assert api.move(game_id, move["type"], move.get("player"), **move["data"]).status_code == 201
+    may_roll = rollers(api, game_id)
+    assert may_roll, api.view(game_id)["allowed"]
+    camera = Camera(lambda: Frames(throw(tones)), detector, faces, settle_seconds=SETTLE)
+    camera.watch(app).join(10)
+
+    assert camera.view.status == "test camera has ended"  # neither stopped nor refused
+    roll = events(api, game_id)[-1]
+    assert roll["type"] == "roll" and roll["player"] in may_roll
+    rolled = GAMES[name](players).dice_per_roll()
+    assert len(roll["faces"]) == rolled
+    assert first in roll["faces"] and (second in roll["faces"] or rolled == 1)
