@@ -19,7 +19,6 @@ from dicescore.cli import main
 from dicescore.ledger import Ledger
 from scoring.faces import CUBES_DICE, DIE_KINDS, SQUARE_SHOOTERS
 from scoring.games import GAMES
-
 from tests.vision.test_pipeline import stand_in_detector
 from tests.webui.conftest import Api
 from vision.detector import Detector
@@ -600,7 +599,6 @@ def test_the_demo_video_is_read_by_the_camera_as_a_cubes_game_for_three(app, tmp
     assert game["game"] == "cubes" and game["players"] == ["Ana", "Bo", "Cy"]
     roll = events(api, game["id"])[1]
     assert roll["player"] == "Ana" and sorted(roll["faces"]) == sorted(labels) and roll["unsure"] == []
-
 
 
 def golden_openings() -> dict[str, tuple[list[str], list[dict]]]:
