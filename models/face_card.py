@@ -551,6 +551,14 @@ def write_card(
   {recipe["jpeg_quality"][0]}-{recipe["jpeg_quality"][1]}, and on 30% the detail of a face
   {recipe["low_res"][0]}-{recipe["low_res"][1]} px across; a noisy crop is then smoothed as
   the reader smooths it. The teacher reads every crop as rendered."""
+    if recipe.get("relight"):
+        low, high = recipe["exposure"]
+        distilled += f"""
+  Shown under light the renders do not reach (`--relight {recipe["relight"]:g}`, before the
+  noise): {recipe["relight"]:.0%} of each batch's crops, half of them under a warm or cool cast
+  (up to {recipe["cast"]:.0%} of blue or red), 70% exposed {low:g}-{high:g} times, 35% washed out
+  ({recipe["haze"][0] * 100:.0f}-{recipe["haze"][1]:.0%} of their contrast kept), 30% under a
+  contrast curve. The teacher reads every crop as rendered."""
     distilled += average_lines(recipe)
     scene_data, scene_time = "", ""
     if recipe.get("scenes"):
@@ -885,6 +893,9 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
         command += f" --scene-share {recipe['scene_share']}"
         if recipe.get("scene_jitter", SCENE_JITTER) != SCENE_JITTER:
             command += f" --scene-jitter {recipe['scene_jitter']}"
+    for key in ("degrade", "relight"):
+        if recipe.get(key):
+            command += f" --{key} {recipe[key]:g}"
     quantized = recipe.get("quantized")
     # the float file an 8-bit one is made from; else the averaged or trained file is the model
     float_model = quantized["from"] if quantized else f"models/{model_name}"

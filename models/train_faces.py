@@ -61,6 +61,10 @@ DIE_REACH = 2.0  # a top face grown this much about its centre covers the die's 
 NOISE_SIGMA = (2.0, 16.0)  # grey levels of sensor noise, each channel a little apart (colour noise)
 JPEG_QUALITY = (30, 95)  # a stream's compression, on 70% of the degraded crops
 LOW_RES = (20, 48)  # px: on 30% of them the face was this small in the frame, enlarged to 64
+# --relight: light the renders do not cover (docs/vision.md, "Light the renders may not cover")
+EXPOSURE = (0.25, 1.5)  # gain, drawn on a log scale: a dim room to an over-bright lamp
+HAZE = (0.35, 0.85)  # contrast kept when washed out (glare, haze, auto-exposure on a dark table)
+CAST = 0.45  # the most a warm (tungsten) or cool (shade) light takes from blue or red
 
 
 def renderer_digest() -> str:
@@ -273,23 +277,57 @@ def webcam_degraded(rng, crops: np.ndarray, share: float) -> np.ndarray:
     return smooth_noisy(out)
 
 
+def relit(rng, crops: np.ndarray) -> np.ndarray:
+    """A copy of N x 64 x 64 x 3 uint8 ``crops``, each under light the renders do not cover: a
+    warm or cool cast (often), an exposure from dim to over-bright (often), washed out towards
+    grey or white (sometimes), a contrast curve (sometimes).  The renders' own light stays
+    within about 0.55-1.5 of their exposure and 15% of white balance, and the camera's model
+    read dim and washed-out dice 5-10 points worse than as rendered."""
+    out = np.empty_like(crops)
+    for i, crop in enumerate(crops.astype(np.float32) / 255):
+        if rng.random() < 0.5:
+            warmth = rng.uniform(-1, 1)  # > 0 warm: less blue, more red; < 0 cool: the reverse
+            gains = 1 + np.array([-CAST, -CAST / 3, CAST / 3]) * warmth
+            crop = crop * (gains * rng.uniform(0.95, 1.05, 3))
+        if rng.random() < 0.7:
+            crop = crop * np.exp(rng.uniform(*np.log(EXPOSURE)))
+        crop = np.clip(crop, 0, 1)
+        if rng.random() < 0.35:
+            kept = rng.uniform(*HAZE)
+            crop = crop * kept + (1 - kept) * rng.uniform(0.3, 1.0)
+        if rng.random() < 0.3:
+            crop = crop ** rng.uniform(0.7, 1.5)
+        out[i] = np.clip(crop * 255 + 0.5, 0, 255)
+    return smooth_noisy(out)
+
+
 def _degrade_chunk(job):
     crops, seed = job
     return webcam_degraded(np.random.default_rng(seed), crops, share=1.0)
 
 
-def degraded_copy(images: np.ndarray, share: float, seed, workers: int, pool=None) -> np.ndarray:
-    """A copy of ``images`` with ``share`` of its crops (drawn from ``seed``) as a dim webcam gives
-    them (``webcam_degraded``), made in parallel chunks by ``pool`` if given: degrading each
-    batch on the training thread would leave a GPU idle most of the time.  The same for any
-    number of workers."""
+def _relight_chunk(job):
+    crops, seed = job
+    return relit(np.random.default_rng(seed), crops)
+
+
+def degraded_copy(
+    images: np.ndarray, share: float, seed, workers: int, pool=None, relight: float = 0.0
+) -> np.ndarray:
+    """A copy of ``images`` with ``relight`` of its crops (drawn from ``seed``) under new light
+    (``relit``), then ``share`` of them as a dim webcam gives them (``webcam_degraded``), each
+    share drawn on its own, made in parallel chunks by ``pool`` if given: degrading each batch on
+    the training thread would leave a GPU idle most of the time.  The same for any number of
+    workers."""
     rng = np.random.default_rng(seed)
-    chosen = np.flatnonzero(rng.random(len(images)) < share)
-    parts = [chosen[s : s + CHUNK] for s in range(0, len(chosen), CHUNK)]
-    jobs = [(images[part], [*np.atleast_1d(seed), i]) for i, part in enumerate(parts)]
+    noisy = np.flatnonzero(rng.random(len(images)) < share)  # drawn first, as before --relight
+    lit = np.flatnonzero(rng.random(len(images)) < relight) if relight else noisy[:0]
     out = images.copy()
-    for part, crops in zip(parts, (pool.imap if pool else map)(_degrade_chunk, jobs), strict=True):
-        out[part] = crops
+    for chosen, change, tag in ((lit, _relight_chunk, [1]), (noisy, _degrade_chunk, [])):
+        parts = [chosen[s : s + CHUNK] for s in range(0, len(chosen), CHUNK)]
+        jobs = [(out[part], [*np.atleast_1d(seed), i, *tag]) for i, part in enumerate(parts)]
+        for part, crops in zip(parts, (pool.imap if pool else map)(change, jobs), strict=True):
+            out[part] = crops
     return out
 
 
@@ -320,6 +358,7 @@ def train(
     teacher: FaceNet | None = None,
     degrade: float = 0.0,
     workers: int = 1,
+    relight: float = 0.0,
 ) -> FaceNet:
     """FaceNet trained on the pool ``images``; ``scenes`` (crops, labels) make ``scene_share`` of an epoch.
 
@@ -331,8 +370,9 @@ def train(
     With ``degrade``, that share of the crops is shown to the network as a webcam would give
     them (``webcam_degraded``; drawn afresh each epoch by ``workers`` processes) while the
     teacher reads them as rendered: the network learns to read a noisy crop as the teacher
-    reads a clean one.  Weights from an ONNX file (``init``) train with their batch norms
-    frozen, as ``face_net.from_onnx`` rebuilds them.
+    reads a clean one.  With ``relight``, that share is first shown under new light (``relit``),
+    the teacher again reading it as rendered.  Weights from an ONNX file (``init``) train with
+    their batch norms frozen, as ``face_net.from_onnx`` rebuilds them.
     """
     torch.manual_seed(seed)
     pool_size = len(images)
@@ -348,7 +388,8 @@ def train(
     # N x H x W x 3 uint8, converted per batch to save memory
     pixels = torch.from_numpy(images).to(device)
     # with --degrade, each epoch shows the pool with a fresh share of it degraded, made by these processes
-    degraders = get_context("spawn").Pool(workers) if degrade and workers > 1 else None
+    changed = degrade or relight
+    degraders = get_context("spawn").Pool(workers) if changed and workers > 1 else None
     epoch_size = pool_size + scene_draws(pool_size, scene_size, scene_share)
     steps = epochs * (epoch_size // batch)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
@@ -360,15 +401,15 @@ def train(
     bar = tqdm(total=steps, desc="train")
     for epoch in range(epochs):
         order = epoch_order(generator, pool_size, scene_size, scene_share)
-        if degrade:
-            degraded = degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders)
+        if changed:
+            degraded = degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders, relight)
             shown_pixels = torch.from_numpy(degraded).to(device)
         for b in range(epoch_size // batch):
             idx = order[b * batch : (b + 1) * batch].to(device)
             # Dice land turned any way: a random right-angle turn per batch quarter.
             turns = torch.randint(0, 4, (4,), generator=generator)
             x = turned(to_tensor(pixels[idx]), turns)
-            shown = turned(to_tensor(shown_pixels[idx]), turns) if degrade else x
+            shown = turned(to_tensor(shown_pixels[idx]), turns) if changed else x
             y = targets[idx]
             logits, _ = model(shown)
             loss = F.cross_entropy(
@@ -391,6 +432,7 @@ def train(
         name = (f"w{trained_width}-" if trained_width != WIDTH else "") + f"{seed}-{pool_size}"
         name += (f"-scenes{scene_size}" if scene_size else "") + ("-distilled" if teacher is not None else "")
         name += f"-degraded{degrade:g}" if degrade else ""
+        name += f"-relit{relight:g}" if relight else ""
         weights = {key: value.cpu() for key, value in model.state_dict().items()}
         torch.save(weights, CACHE / f"checkpoint-{name}-epoch{epoch}.pt")
     bar.close()
@@ -474,6 +516,13 @@ def main(argv=None):
         metavar="SHARE",
         help="show this share of each batch as a dim webcam would (noise, JPEG, low resolution)",
     )
+    parser.add_argument(
+        "--relight",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="show this share of each batch under light the renders do not cover (dim, washed out, a cast)",
+    )
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
     add_device_arguments(parser, "models.face_card")
@@ -513,6 +562,7 @@ def main(argv=None):
         teacher,
         args.degrade,
         args.workers,
+        args.relight,
     )
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -561,6 +611,8 @@ def main(argv=None):
             "jpeg_quality": list(JPEG_QUALITY),
             "low_res": list(LOW_RES),
         }
+    if args.relight:
+        recipe |= {"relight": args.relight, "exposure": list(EXPOSURE), "haze": list(HAZE), "cast": CAST}
     if args.history:
         recipe["history"] = args.history
     export(model, model_path, recipe)

@@ -114,3 +114,11 @@ def test_an_8_bit_card_compares_its_float_model_only_when_the_file_is_there():
     assert "data/faces/w96.onnx is not on the machine that wrote this card" in missing
     assert "docs/vision.md" in missing and "%" not in missing
     assert quantized_lines({}, None, *ours, timing) == ""
+
+
+def test_the_reproduce_command_shows_the_crops_as_the_run_showed_them():
+    recipe = {"seed": 36, "init": "data/faces/start.onnx", "degrade": 0.5, "relight": 0.4}
+    assert reproduce_command(recipe, "faces-fast.onnx").endswith(
+        "--init data/faces/start.onnx --degrade 0.5 --relight 0.4"
+    )
+    assert "--degrade" not in reproduce_command({"seed": 36, "degrade": 0.0}, "faces-fast.onnx")

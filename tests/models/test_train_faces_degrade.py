@@ -100,3 +100,45 @@ def test_degraded_training_reads_noisy_crops_as_the_teacher_reads_clean_ones(tmp
     # the teacher (which learnt noise so itself, stage 15) it was smaller on seeds 3-5 only,
     # so only the first holds whatever crops the renderer draws (session 27).
     assert gap_on_noisy(degraded) < gap_on_noisy(clean_only)
+
+
+def test_relit_crops_are_seeded_copies_under_light_the_renders_do_not_reach():
+    crops = render_set(200, 7)[0]
+    before = crops.copy()
+    lit = train_faces.relit(np.random.default_rng(1), crops)
+    assert (crops == before).all()  # a copy: the pool is not changed
+    assert (lit == train_faces.relit(np.random.default_rng(1), crops)).all()
+    brightness = lit.reshape(len(lit), -1, 3).mean(1) / crops.reshape(len(crops), -1, 3).mean(1)
+    contrast = lit.reshape(len(lit), -1).std(1) / crops.reshape(len(crops), -1).std(1)
+    # the renders' exposure reaches down to about 0.55 and their colour about 15% apart: the
+    # relit crops go darker, flatter and further from white than any render
+    assert (brightness.mean(1) < 0.45).mean() > 0.1
+    assert (contrast < 0.5).mean() > 0.1
+    assert (brightness[:, 0] / brightness[:, 2] < 0.75).mean() > 0.05  # warm: blue lost to red
+    assert (brightness[:, 0] / brightness[:, 2] > 1.33).mean() > 0.05  # cool: red lost to blue
+
+
+def test_a_recipe_without_relight_degrades_the_same_crops_as_before():
+    # --relight draws after --degrade's choice, so earlier recipes make the same epochs
+    crops = render_set(40, 7)[0]
+    seed = [3, 1, 0]
+    chosen = np.flatnonzero(np.random.default_rng(seed).random(len(crops)) < 0.5)
+    expected = crops.copy()
+    first_chunk = np.random.default_rng([*seed, 0])
+    expected[chosen] = train_faces.webcam_degraded(first_chunk, crops[chosen], share=1.0)
+    assert (train_faces.degraded_copy(crops, 0.5, seed, workers=1) == expected).all()
+    relit = train_faces.degraded_copy(crops, 0.5, seed, workers=1, relight=0.5)
+    assert (relit != expected).any()
+
+
+def test_relit_training_reads_relit_crops_as_the_teacher_reads_them_as_rendered(tmp_path, monkeypatch):
+    monkeypatch.setattr(train_faces, "CACHE", tmp_path)
+    images, labels, _ = render_set(256, 3, fonts=SHIPPED_MODELS_FONTS)
+    teacher = from_onnx(FAST_MODEL)
+    relit_x = train_faces.to_tensor(torch.from_numpy(train_faces.relit(np.random.default_rng(9), images)))
+    taught = softened(teacher, train_faces.to_tensor(torch.from_numpy(images)))
+    common = dict(epochs=16, batch=64, seed=1, lr=3e-4, init=FAST_MODEL, teacher=teacher)
+    clean_only = train_faces.train(images, labels, **common)
+    relit = train_faces.train(images, labels, relight=1.0, **common)
+    # light drawn afresh here: the student learnt light, not these crops' light
+    assert gap_to(taught, relit, relit_x) < gap_to(taught, clean_only, relit_x)
