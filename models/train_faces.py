@@ -387,7 +387,8 @@ def train(
     targets = torch.tensor([LABELS.index(label) for label in labels], device=device)
     # N x H x W x 3 uint8, converted per batch to save memory
     pixels = torch.from_numpy(images).to(device)
-    # with --degrade, each epoch shows the pool with a fresh share of it degraded, made by these processes
+    # with --degrade or --relight, each epoch shows the pool with fresh shares of it changed, by these
+    # processes
     changed = degrade or relight
     degraders = get_context("spawn").Pool(workers) if changed and workers > 1 else None
     epoch_size = pool_size + scene_draws(pool_size, scene_size, scene_share)
