@@ -552,13 +552,19 @@ def write_card(
   {recipe["low_res"][0]}-{recipe["low_res"][1]} px across; a noisy crop is then smoothed as
   the reader smooths it. The teacher reads every crop as rendered."""
     if recipe.get("relight"):
-        low, high = recipe["exposure"]
+        chance, (low, high), haze, curve = (
+            recipe["relight_chances"],
+            recipe["exposure"],
+            recipe["haze"],
+            recipe["curve"],
+        )
         distilled += f"""
   Shown under light the renders do not reach (`--relight {recipe["relight"]:g}`, before the
-  noise): {recipe["relight"]:.0%} of each batch's crops, half of them under a warm or cool cast
-  (up to {recipe["cast"]:.0%} of blue or red), 70% exposed {low:g}-{high:g} times, 35% washed out
-  ({recipe["haze"][0] * 100:.0f}-{recipe["haze"][1]:.0%} of their contrast kept), 30% under a
-  contrast curve. The teacher reads every crop as rendered."""
+  noise): {recipe["relight"]:.0%} of each batch's crops, {chance["cast"]:.0%} of them under a warm or cool
+  cast (up to {recipe["cast"]:.0%} of blue or red), {chance["exposure"]:.0%} exposed {low:g}-{high:g} times,
+  {chance["haze"]:.0%} washed out ({haze[0] * 100:.0f}-{haze[1]:.0%} of their contrast kept),
+  {chance["curve"]:.0%} under a contrast curve (gamma {curve[0]:g}-{curve[1]:g}). The teacher reads
+  every crop as rendered."""
     distilled += average_lines(recipe)
     scene_data, scene_time = "", ""
     if recipe.get("scenes"):

@@ -65,6 +65,8 @@ LOW_RES = (20, 48)  # px: on 30% of them the face was this small in the frame, e
 EXPOSURE = (0.25, 1.5)  # gain, drawn on a log scale: a dim room to an over-bright lamp
 HAZE = (0.35, 0.85)  # contrast kept when washed out (glare, haze, auto-exposure on a dark table)
 CAST = 0.45  # the most a warm (tungsten) or cool (shade) light takes from blue or red
+CURVE = (0.7, 1.5)  # gamma of a camera's contrast curve
+RELIGHT_CHANCES = {"cast": 0.5, "exposure": 0.7, "haze": 0.35, "curve": 0.3}  # of each change, per crop
 
 
 def renderer_digest() -> str:
@@ -284,19 +286,20 @@ def relit(rng, crops: np.ndarray) -> np.ndarray:
     within about 0.55-1.5 of their exposure and 15% of white balance, and the camera's model
     read dim and washed-out dice 5-10 points worse than as rendered."""
     out = np.empty_like(crops)
+    chance = RELIGHT_CHANCES
     for i, crop in enumerate(crops.astype(np.float32) / 255):
-        if rng.random() < 0.5:
+        if rng.random() < chance["cast"]:
             warmth = rng.uniform(-1, 1)  # > 0 warm: less blue, more red; < 0 cool: the reverse
             gains = 1 + np.array([-CAST, -CAST / 3, CAST / 3]) * warmth
             crop = crop * (gains * rng.uniform(0.95, 1.05, 3))
-        if rng.random() < 0.7:
+        if rng.random() < chance["exposure"]:
             crop = crop * np.exp(rng.uniform(*np.log(EXPOSURE)))
         crop = np.clip(crop, 0, 1)
-        if rng.random() < 0.35:
+        if rng.random() < chance["haze"]:
             kept = rng.uniform(*HAZE)
             crop = crop * kept + (1 - kept) * rng.uniform(0.3, 1.0)
-        if rng.random() < 0.3:
-            crop = crop ** rng.uniform(0.7, 1.5)
+        if rng.random() < chance["curve"]:
+            crop = crop ** rng.uniform(*CURVE)
         out[i] = np.clip(crop * 255 + 0.5, 0, 255)
     return smooth_noisy(out)
 
@@ -614,6 +617,7 @@ def main(argv=None):
         }
     if args.relight:
         recipe |= {"relight": args.relight, "exposure": list(EXPOSURE), "haze": list(HAZE), "cast": CAST}
+        recipe |= {"curve": list(CURVE), "relight_chances": RELIGHT_CHANCES}
     if args.history:
         recipe["history"] = args.history
     export(model, model_path, recipe)
