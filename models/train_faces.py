@@ -324,7 +324,7 @@ def degraded_copy(
     workers."""
     rng = np.random.default_rng(seed)
     noisy = np.flatnonzero(rng.random(len(images)) < share)  # drawn first, as before --relight
-    lit = np.flatnonzero(rng.random(len(images)) < relight) if relight else noisy[:0]
+    lit = np.flatnonzero(rng.random(len(images)) < relight)
     out = images.copy()
     for chosen, change, tag in ((lit, _relight_chunk, [1]), (noisy, _degrade_chunk, [])):
         parts = [chosen[s : s + CHUNK] for s in range(0, len(chosen), CHUNK)]
