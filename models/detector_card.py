@@ -292,7 +292,14 @@ def examples(detector: Detector, scenes, classifier, path: Path, count: int = 6)
     for image, truth in scenes[:: max(1, len(scenes) // count)][:count]:
         kind = scene_kind(truth)
         found = DiceReader(kind, detector, classifier).read(image)  # as the app shows them
-        tiles.append(draw(cv2.resize(image, (480, 360)), found.scaled(480 / image.shape[1]), thickness=1))
+        tiles.append(
+            draw(
+                cv2.resize(image, (480, 360)),
+                found.scaled(480 / image.shape[1]),
+                thickness=1,
+                confidences=True,
+            )
+        )
     rows = [np.hstack(tiles[i : i + 3]) for i in range(0, len(tiles) - len(tiles) % 3, 3)]
     cv2.imwrite(str(path), np.vstack(rows), [cv2.IMWRITE_JPEG_QUALITY, 85])
 

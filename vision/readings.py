@@ -202,15 +202,40 @@ def rectify(frame: np.ndarray, quads, size: int = CROP_SIZE) -> list[np.ndarray]
     return crops
 
 
-def draw(frame: np.ndarray, readings: DieReadings, thickness: int = 2) -> np.ndarray:
-    """A copy of ``frame`` with each die's top face outlined and labelled (cocked dice in red)."""
+READ, UNSURE, LEANING = (0, 200, 0), (0, 200, 255), (0, 0, 255)  # BGR: green, amber, red
+TAG_OPACITY = 0.7  # a die under a neighbour's tag still shows through it
+
+
+def draw(
+    frame: np.ndarray, readings: DieReadings, thickness: int = 2, confidences: bool = False
+) -> np.ndarray:
+    """A copy of ``frame`` with each die's top face outlined and named on a tag above it:
+    green when read, amber with "?" when unsure, red when leaning.  The tag is filled
+    (mostly opaque) so that a label stays legible over busy dice and tables (bare letters
+    over green dice were not), and kept inside the frame; ``confidences`` adds each reading's confidence
+    (for the model cards)."""
     out = frame.copy()
     for die in readings:
-        colour = (0, 0, 255) if die.cocked else (0, 200, 0) if die.label else (0, 200, 255)
+        colour = LEANING if die.cocked else READ if die.label else UNSURE
         points = np.round(die.quad).astype(np.int32)
         cv2.polylines(out, [points], True, colour, thickness, cv2.LINE_AA)
-        text = f"{die.label or '?'} {die.confidence:.2f}"
-        x, y = points[:, 0].min(), points[:, 1].min() - 4
-        cv2.putText(out, text, (int(x), int(max(y, 10))), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3)
-        cv2.putText(out, text, (int(x), int(max(y, 10))), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1)
+        text = die.label or "?"
+        if confidences:
+            text += f" {die.confidence:.2f}"
+        put_tag(out, text, points, colour)
     return out
+
+
+def put_tag(image: np.ndarray, text: str, points: np.ndarray, colour: tuple[int, int, int]) -> None:
+    """``text`` on a box of ``colour`` centred above ``points`` (below them at the frame's top)."""
+    font, scale = cv2.FONT_HERSHEY_SIMPLEX, 0.45
+    (width, height), baseline = cv2.getTextSize(text, font, scale, 1)
+    box_w, box_h = width + 6, height + baseline + 4
+    x = int(np.clip(points[:, 0].mean() - box_w / 2, 0, max(image.shape[1] - box_w, 0)))
+    y = int(points[:, 1].min()) - 3 - box_h
+    if y < 0:
+        y = min(int(points[:, 1].max()) + 3, max(image.shape[0] - box_h, 0))
+    box = image[y : y + box_h, x : x + box_w]
+    box[:] = (box * (1 - TAG_OPACITY) + np.float32(colour) * TAG_OPACITY).round().astype(np.uint8)
+    ink = (255, 255, 255) if colour == LEANING else (0, 0, 0)  # white reads on red, black on green and amber
+    cv2.putText(image, text, (x + 3, y + 2 + height), font, scale, ink, 1, cv2.LINE_AA)

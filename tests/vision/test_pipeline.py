@@ -26,7 +26,17 @@ from vision.detector import (
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
 from vision.pipeline import RECUT_BELOW, DiceReader, each_face_once
-from vision.readings import DieReadings, draw, order_corners, rectify
+from vision.readings import (
+    LEANING,
+    READ,
+    TAG_OPACITY,
+    UNSURE,
+    DieReading,
+    DieReadings,
+    draw,
+    order_corners,
+    rectify,
+)
 
 W, H, STRIDE = 64, 48, 4  # the stand-in model's input size and output stride
 
@@ -426,6 +436,46 @@ def test_reader_rectifies_and_classifies_each_face(model):
     by_x = np.argsort(readings.centers[:, 0])
     assert readings.confidences[by_x[0]] > 0.99 and readings.confidences[by_x[1]] == pytest.approx(0.5)
     assert draw(frame, readings).shape == frame.shape
+
+
+def square(x, y, side=40):
+    return np.float32([[x, y], [x + side, y], [x + side, y + side], [x, y + side]])
+
+
+def test_each_die_is_outlined_and_named_on_a_filled_tag_inside_the_frame():
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    dice = DieReadings.from_dice(
+        [
+            DieReading(square(140, 100), "5H", 0.9),  # mid-frame: the tag above the die
+            DieReading(square(0, 0), None, 0.3),  # unsure, at the top-left corner
+            DieReading(square(270, 150), "3", 0.8, cocked=True),  # leaning, by the right edge
+        ]
+    )
+    drawn = draw(frame, dice)
+    assert (frame == 90).all()  # a copy is drawn on
+
+    def tag_pixels(rows, columns, colour):
+        # the tag is blended over the grey frame, TAG_OPACITY of it the tag's colour
+        tinted = np.round(90 * (1 - TAG_OPACITY) + np.float32(colour) * TAG_OPACITY)
+        return int((np.abs(drawn[rows, columns] - tinted) <= 1).all(axis=-1).sum())
+
+    assert tag_pixels(slice(70, 98), slice(140, 181), READ) > 150  # filled, above the read die
+    assert tag_pixels(slice(41, 70), slice(0, 40), UNSURE) > 100  # no room above: below it
+    assert tag_pixels(slice(120, 148), slice(250, 320), LEANING) > 150  # pulled back inside
+    # each tag's text is inked on it: dark on green and amber, white on red
+    dark, white = (drawn < 60).all(axis=-1), (drawn > 200).all(axis=-1)
+    assert dark[70:98, 140:181].sum() > 10 and dark[41:70, 0:40].sum() > 5
+    assert white[120:148, 250:320].sum() > 10
+
+
+def test_the_model_cards_tags_add_each_confidence():
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    dice = DieReadings.from_dice([DieReading(square(140, 100), "5H", 0.9)])
+    plain, with_confidence = draw(frame, dice), draw(frame, dice, confidences=True)
+    tag_width = [
+        int((image[70:98] != 90).any(axis=-1).any(axis=0).sum()) for image in (plain, with_confidence)
+    ]
+    assert tag_width[1] > 1.8 * tag_width[0]  # "5H 0.90" against "5H"
 
 
 def test_a_big_face_is_shrunk_by_averaging_its_pixels_not_sampling_them():
