@@ -53,10 +53,23 @@ def api(client):
 def under_waitress(app, threads: int):
     """``app`` served by waitress on a free port, as ``dicescore serve`` runs it; its base URL.
     The server is closed from its own loop's thread: closed from another, its loop's
-    ``select`` would meet a closed socket (EBADF) at every test's end."""
+    ``select`` would meet a closed socket (EBADF) at every test's end.  Its worker threads
+    may outlive it (a page's stream runs for minutes), and waitress wakes its loop by
+    writing to a pipe's fd number even once the pipe is closed: into whatever file took
+    the number next, another test's database.  So the wake-ups end before the close."""
     served = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
     threading.Thread(target=served.run, daemon=True).start()
+    pull, guard, closing = served.trigger.pull_trigger, threading.Lock(), []
+
+    def pull_while_open(thunk=None):
+        with guard:  # the close waits for a wake-up being written
+            if not closing:
+                pull(thunk)
+
+    served.trigger.pull_trigger = pull_while_open
     try:
         yield f"http://127.0.0.1:{served.effective_port}"
     finally:
-        served.trigger.pull_trigger(served.close)
+        with guard:
+            closing.append(True)
+        pull(served.close)  # the last write to the pipe

@@ -1,5 +1,7 @@
 import json
+import time
 import urllib.request
+from contextlib import ExitStack
 
 import pytest
 
@@ -69,3 +71,19 @@ def test_waitress_delivers_each_event_as_it_happens(served, api):
         api.roll(game_id, "1", "1")  # through the test client, on the same database
         assert stream.readline() == b"event: table\n"
         assert b'"version": 3' in stream.readline()
+
+
+def test_a_stream_outliving_its_server_writes_into_no_other_file(app, api, tmp_path):
+    # waitress wakes its loop by writing b"x" to a pipe's fd number, even once the server
+    # has closed it; a page's stream still running then wrote into whatever file took the
+    # number next (another test's database began "xxLite format 3")
+    app.config["STREAM_SECONDS"] = 0.5
+    game_id = api.new_game()
+    with under_waitress(app, threads=2) as url:
+        stream = urllib.request.urlopen(f"{url}/stream/games/{game_id}", timeout=5)
+        assert stream.readline() == b"event: table\n"
+    with stream, ExitStack() as files:
+        for n in range(64):  # take the freed fd numbers
+            files.enter_context(open(tmp_path / f"file{n}", "wb+"))
+        time.sleep(1.5)  # the stream ends, and its worker thread finishes
+    assert [(tmp_path / f"file{n}").read_bytes() for n in range(64)] == [b""] * 64
