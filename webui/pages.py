@@ -169,15 +169,12 @@ def render_board(state: dict[str, Any]) -> str:
     view = state["view"]
     kind = DIE_KINDS.get(state["die_kind"] or "")
     players = view["players"]
-    # Details keyed by player (points, chips...) become scoreboard columns.
-    columns = {
-        key: value
-        for key, value in state["details"].items()
-        if isinstance(value, dict) and set(value) == set(players)
-    }
+    columns = scoreboard_columns(state["details"], players)
     goal = {key: state["details"][key] for key in GOAL_KEYS if key in state["details"]}
     other_details = {
-        key: value for key, value in state["details"].items() if key not in columns and key not in goal
+        key: value
+        for key, value in state["details"].items()
+        if key not in columns and key not in goal and not per_player_list(value, players)
     }
 
     def allowed_to(move: str) -> list[str]:
@@ -215,6 +212,27 @@ def render_board(state: dict[str, Any]) -> str:
         summary=summary(view) if view["finished"] else None,
         moves_with_forms=MOVES_WITH_FORMS,
         can_write=security.joined(),
+    )
+
+
+def scoreboard_columns(details: dict[str, Any], players: list[str]) -> dict[str, dict[str, Any]]:
+    """The details that are one value per player (points, held cards), a column each; a list
+    of them (Cubes' set scores, as its score pad has) a column per item: set 1, set 2..."""
+    columns = {}
+    for key, value in details.items():
+        if isinstance(value, dict) and set(value) == set(players):
+            columns[key] = value
+        elif per_player_list(value, players):
+            for number, item in enumerate(value, 1):
+                columns[f"{key.removesuffix('_scores')} {number}"] = item
+    return columns
+
+
+def per_player_list(value: Any, players: list[str]) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(item, dict) and set(item) == set(players) for item in value)
     )
 
 

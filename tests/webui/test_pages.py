@@ -1,5 +1,7 @@
 import re
+from pathlib import Path
 
+from dicescore.ledger import Ledger
 from scoring.games import GAMES
 
 
@@ -142,3 +144,25 @@ def test_the_summary_says_how_a_tie_was_settled(api):
     assert (
         "The tie:</span> Ana and Bo are tied at 15: they play another round; then Bo wins with 30." in summary
     )
+
+
+def test_cubes_scores_show_a_column_per_set_as_its_score_pad_does(app, client):
+    # the golden game: three sets, Ana 28 / 49 / 22, Bo 0 / 0 / 8, Cy 10 / 6 / 0
+    golden = Path(__file__).parents[1] / "scoring" / "golden" / "cubes.jsonl"
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        game_id = ledger.import_jsonl(golden.read_text().splitlines())
+    finally:
+        ledger.close()
+    html = client.get(f"/games/{game_id}/board").json["html"]
+    scores = html[html.index('id="scores"') : html.index("</table>")]
+    headers = re.findall(r"<th>([^<]*)</th>", scores)
+    assert headers == ["Player", "Total", "points", "set 1", "set 2", "set 3"]
+    rows = re.findall(r"<tr class[^>]*>(.*?)</tr>", scores, re.S)
+    cells = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in rows]
+    assert cells == [
+        ["Ana", "99", "22", "28", "49", "22"],
+        ["Bo", "8", "8", "0", "0", "8"],
+        ["Cy", "16", "0", "10", "6", "0"],
+    ]
+    assert "set scores" not in html  # not again as a line of text under the table
