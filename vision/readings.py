@@ -212,8 +212,8 @@ def draw(
     """A copy of ``frame`` with each die's top face outlined and named on a tag above it:
     green when read, amber with "?" when unsure, red when leaning.  The tag is filled
     (mostly opaque) so that a label stays legible over busy dice and tables (bare letters
-    over green dice were not), and kept inside the frame; ``confidences`` adds each reading's confidence
-    (for the model cards)."""
+    over green dice were not), and kept inside the frame.  ``confidences`` adds each
+    reading's confidence (for the model cards)."""
     out = frame.copy()
     for die in readings:
         colour = LEANING if die.cocked else READ if die.label else UNSURE

@@ -229,6 +229,7 @@ def scoreboard_columns(details: dict[str, Any], players: list[str]) -> dict[str,
 
 
 def per_player_list(value: Any, players: list[str]) -> bool:
+    """Whether a detail is a list of values per player (Cubes' set scores)."""
     return (
         isinstance(value, list)
         and bool(value)
