@@ -30,6 +30,27 @@ def test_an_image_file_loads_as_bgr_pixels_grey_or_not(tmp_path):
     assert load_image(tmp_path / "grey.png").shape == (6, 8, 3)
 
 
+def with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """A JPEG with an EXIF block holding only its Orientation tag, as a phone writes it."""
+    entry = (0x0112).to_bytes(2, "big") + (3).to_bytes(2, "big") + (1).to_bytes(4, "big")
+    tiff = b"MM\0*" + (8).to_bytes(4, "big") + (1).to_bytes(2, "big") + entry
+    tiff += orientation.to_bytes(2, "big") + bytes(2) + bytes(4)  # the value, padded; no next IFD
+    app1 = b"Exif\0\0" + tiff
+    return jpeg[:2] + b"\xff\xe1" + (len(app1) + 2).to_bytes(2, "big") + app1 + jpeg[2:]
+
+
+def test_a_phone_photo_is_loaded_upright_as_its_orientation_says(tmp_path):
+    # a phone held upright stores its sensor's landscape pixels and says "turn me a quarter
+    # clockwise" (Orientation 6): the quads `dicescore read` reports are in the upright photo
+    pixels = np.zeros((40, 60, 3), np.uint8)
+    pixels[:, :20] = 255  # the left third white
+    jpeg = cv2.imencode(".jpg", pixels)[1].tobytes()
+    (tmp_path / "portrait.jpg").write_bytes(with_orientation(jpeg, 6))
+    upright = load_image(tmp_path / "portrait.jpg")
+    assert upright.shape == (60, 40, 3)
+    assert upright[:20].mean() > 200 and upright[25:].mean() < 50  # the white third now on top
+
+
 @pytest.mark.parametrize(
     ("name", "content", "why"),
     [
