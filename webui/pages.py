@@ -76,6 +76,13 @@ def is_target_card(value: Any) -> bool:
     return isinstance(value, dict) and isinstance(value.get("cards"), list) and "kind" in value
 
 
+@bp.app_template_test("records")
+def records_test(value: Any) -> bool:
+    """A detail that is a list of records (Rodeo Rummy's rounds, Shooter's hands and bids, a
+    shootout's target cards): shown one a line, not run together into one paragraph."""
+    return isinstance(value, list) and bool(value) and all(isinstance(item, dict) for item in value)
+
+
 @bp.app_template_filter("words")
 def words_filter(key: str) -> str:
     return words(key)

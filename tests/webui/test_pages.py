@@ -1,6 +1,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from dicescore.ledger import Ledger
 from scoring.games import GAMES
 
@@ -146,15 +148,22 @@ def test_the_summary_says_how_a_tie_was_settled(api):
     )
 
 
-def test_cubes_scores_show_a_column_per_set_as_its_score_pad_does(app, client):
-    # the golden game: three sets, Ana 28 / 49 / 22, Bo 0 / 0 / 8, Cy 10 / 6 / 0
-    golden = Path(__file__).parents[1] / "scoring" / "golden" / "cubes.jsonl"
+GOLDEN = Path(__file__).parents[1] / "scoring" / "golden"  # whole games, one per rule sheet
+
+
+def golden_board(app, client, name: str) -> str:
+    """The board of a golden replay's game, played to its end."""
     ledger = Ledger.open(app.config["DATABASE"])
     try:
-        game_id = ledger.import_jsonl(golden.read_text().splitlines())
+        game_id = ledger.import_jsonl((GOLDEN / f"{name}.jsonl").read_text().splitlines())
     finally:
         ledger.close()
-    html = client.get(f"/games/{game_id}/board").json["html"]
+    return client.get(f"/games/{game_id}/board").json["html"]
+
+
+def test_cubes_scores_show_a_column_per_set_as_its_score_pad_does(app, client):
+    # the golden game: three sets, Ana 28 / 49 / 22, Bo 0 / 0 / 8, Cy 10 / 6 / 0
+    html = golden_board(app, client, "cubes")
     scores = html[html.index('id="scores"') : html.index("</table>")]
     headers = re.findall(r"<th>([^<]*)</th>", scores)
     assert headers == ["Player", "Total", "points", "set 1", "set 2", "set 3"]
@@ -166,3 +175,15 @@ def test_cubes_scores_show_a_column_per_set_as_its_score_pad_does(app, client):
         ["Cy", "16", "0", "10", "6", "0"],
     ]
     assert "set scores" not in html  # not again as a line of text under the table
+
+
+@pytest.mark.parametrize(
+    ("name", "detail", "count"), [("rodeo-rummy", "rounds", 14), ("shooter", "hands", 6)]
+)
+def test_a_list_of_records_is_shown_one_a_line(app, client, name, detail, count):
+    # Rodeo Rummy's turns and Shooter's hands grow all game: run together they made one
+    # paragraph of "(round: 1, player: Ana, ...); (round: 1, player: Bo, ...)"
+    html = golden_board(app, client, name)
+    shown = html[html.index(f"<dt>{detail}</dt>") :]
+    records = shown[: shown.index("</ol>")]
+    assert records.count("<li>") == count and "<li>(" not in records  # each its own line, unbracketed
