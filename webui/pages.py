@@ -62,9 +62,7 @@ def plain_filter(value: Any) -> str:
 @bp.app_template_filter("goal")
 def goal_filter(value: Any) -> str:
     """A goal in words; a target card as it is printed: Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips
-    (Square Shootout's seven targets: one such line each)."""
-    if isinstance(value, list) and value and all(is_target_card(item) for item in value):
-        return "; ".join(goal_filter(item) for item in value)
+    (Square Shootout's seven targets are records: one such line each)."""
     if is_target_card(value):
         cards = " ".join(face_text(str(card)) for card in value["cards"])
         chips = f", {value['chips']} chips" if "chips" in value else ""
