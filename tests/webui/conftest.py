@@ -4,6 +4,7 @@ from contextlib import contextmanager
 import pytest
 import waitress
 
+from dicescore.ledger import Ledger
 from webui import create_app
 
 
@@ -42,6 +43,15 @@ class Api:
 
     def roll(self, game_id, *faces, player=None):
         return self.move(game_id, "roll", player or self.view(game_id)["turn"], faces=list(faces))
+
+
+def imported(app, lines) -> int:
+    """A game log (JSON lines, as exported) stored in the app's database; its id."""
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        return ledger.import_jsonl(lines)
+    finally:
+        ledger.close()
 
 
 @pytest.fixture

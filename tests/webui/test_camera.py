@@ -20,7 +20,7 @@ from dicescore.ledger import Ledger
 from scoring.faces import CUBES_DICE, DIE_KINDS, SQUARE_SHOOTERS
 from scoring.games import GAMES
 from tests.vision.test_pipeline import stand_in_detector
-from tests.webui.conftest import Api
+from tests.webui.conftest import Api, imported
 from vision.detector import Detector
 from vision.faces import FaceReading
 from vision.readings import DieReadings
@@ -634,11 +634,7 @@ def test_every_dice_game_takes_its_first_roll_from_the_camera(app, api, pip_dice
     kind = DIE_KINDS[GAMES[name].die_kind]
     first, second = kind.labels[0], kind.labels[-1]
     faces = ToneClassifier({200: (first, [(first, 0.9)]), 150: (second, [(second, 0.8)])})
-    ledger = Ledger.open(app.config["DATABASE"])
-    try:
-        game_id = ledger.import_jsonl(OPENINGS[name])
-    finally:
-        ledger.close()
+    game_id = imported(app, OPENINGS[name])
     may_roll = rollers(api, game_id)
     assert may_roll, api.view(game_id)["allowed"]
     camera = Camera(lambda: Frames(throw(tones)), detector, faces, settle_seconds=SETTLE)

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from dicescore.ledger import Ledger
 from scoring.games import GAMES
+from tests.webui.conftest import imported
 
 
 def create(client, **form):
@@ -153,11 +153,7 @@ GOLDEN = Path(__file__).parents[1] / "scoring" / "golden"  # whole games, one pe
 
 def golden_board(app, client, name: str) -> str:
     """The board of a golden replay's game, played to its end."""
-    ledger = Ledger.open(app.config["DATABASE"])
-    try:
-        game_id = ledger.import_jsonl((GOLDEN / f"{name}.jsonl").read_text().splitlines())
-    finally:
-        ledger.close()
+    game_id = imported(app, (GOLDEN / f"{name}.jsonl").read_text().splitlines())
     return client.get(f"/games/{game_id}/board").json["html"]
 
 
