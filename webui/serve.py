@@ -21,6 +21,9 @@ from webui.sources import open_source, start
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # Each open table page holds one thread for its live stream; leave plenty for requests.
 THREADS = 32
+# Waitress reads ahead on every connection, so a stream sees its page close (the environ's
+# "waitress.client_disconnected") and frees its thread at once, not at its next write.
+CHANNEL_REQUEST_LOOKAHEAD = 1
 
 
 def secret_key(database: Path) -> str:
@@ -67,4 +70,11 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
     if shared:
         print(qr_text(url), file=sys.stderr)
         print(f"dicescore: join PIN {app.config['PIN']}  (needed to play; anyone may watch)", file=sys.stderr)
-    waitress.serve(app, host=host, port=port, threads=THREADS, ident="dicescore")
+    waitress.serve(
+        app,
+        host=host,
+        port=port,
+        threads=THREADS,
+        channel_request_lookahead=CHANNEL_REQUEST_LOOKAHEAD,
+        ident="dicescore",
+    )

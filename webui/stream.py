@@ -4,16 +4,19 @@ log grows, so every device shows a move within a second.
 A stream sends ``event: table`` (the rendered board, with the log's length as version)
 at once and after every change, a comment line as a keep-alive otherwise, and ends after
 ``STREAM_SECONDS``; the browser's EventSource then reconnects by itself.  Ending streams
-keeps waitress's worker threads from being held forever by closed tabs.
+keeps waitress's worker threads from being held forever by closed tabs, and a stream whose
+page has closed ends within ``STREAM_POLL_SECONDS`` (``page_closed``), so that pages
+opened one after another cannot hold every thread.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from contextlib import closing
 
-from flask import Blueprint, Response, current_app, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from dicescore.ledger import Ledger
 from webui.changes import log_length
@@ -32,6 +35,7 @@ def game_stream(game_id: int):
     changes = current_app.extensions["dicescore.changes"]
     poll = current_app.config["STREAM_POLL_SECONDS"]
     ends = time.monotonic() + current_app.config["STREAM_SECONDS"]
+    gone = page_closed()
 
     def table_events():
         # The request's connection closes when the view returns: the stream has its own.
@@ -41,7 +45,7 @@ def game_stream(game_id: int):
     def watch(ledger: Ledger):
         sent_version = None
         last_write = time.monotonic()
-        while time.monotonic() < ends:
+        while time.monotonic() < ends and not gone():
             seen = changes.generation  # read before the log, so no append slips between
             version = log_length(ledger.db, game_id)
             if version != sent_version:
@@ -58,3 +62,10 @@ def game_stream(game_id: int):
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # no proxy may hold the events back
     return response
+
+
+def page_closed() -> Callable[[], bool]:
+    """A check of whether the page that asked for this streamed response has gone: waitress
+    answers it while the response streams (``webui.serve.CHANNEL_REQUEST_LOOKAHEAD``); elsewhere (the
+    test client) never, and the stream ends at its next failed write or its time limit."""
+    return request.environ.get("waitress.client_disconnected", lambda: False)

@@ -6,6 +6,7 @@ import waitress
 
 from dicescore.ledger import Ledger
 from webui import create_app
+from webui.serve import CHANNEL_REQUEST_LOOKAHEAD
 
 
 @pytest.fixture
@@ -67,7 +68,9 @@ def under_waitress(app, threads: int):
     may outlive it (a page's stream runs for minutes), and waitress wakes its loop by
     writing to a pipe's fd number even once the pipe is closed: into whatever file took
     the number next, another test's database.  So the wake-ups end before the close."""
-    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+    served = waitress.create_server(
+        app, host="127.0.0.1", port=0, threads=threads, channel_request_lookahead=CHANNEL_REQUEST_LOOKAHEAD
+    )
     threading.Thread(target=served.run, daemon=True).start()
     pull, guard, closing = served.trigger.pull_trigger, threading.Lock(), []
 

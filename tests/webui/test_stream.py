@@ -87,3 +87,16 @@ def test_a_stream_outliving_its_server_writes_into_no_other_file(app, api, tmp_p
             files.enter_context(open(tmp_path / f"file{n}", "wb+"))
         time.sleep(1.5)  # the stream ends, and its worker thread finishes
     assert [(tmp_path / f"file{n}").read_bytes() for n in range(64)] == [b""] * 64
+
+
+def test_a_closed_page_frees_its_thread_at_once(app, api):
+    # a server of two threads, and two pages that open their stream and close: the next
+    # request is answered at once, not when each stream's next keep-alive (15 s later)
+    # finds its page gone (32 page loads in 15 s had held all of dicescore serve's threads)
+    game_id = api.new_game()
+    with under_waitress(app, threads=2) as url:
+        for _ in range(2):
+            with urllib.request.urlopen(f"{url}/stream/games/{game_id}", timeout=5) as stream:
+                assert stream.readline() == b"event: table\n"
+        with urllib.request.urlopen(f"{url}/api/games", timeout=5) as response:
+            assert response.status == 200
