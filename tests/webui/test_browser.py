@@ -8,6 +8,7 @@ the pictures in the docs).
 
 import json
 import os
+import random
 import tempfile
 import threading
 from pathlib import Path
@@ -16,6 +17,10 @@ import cv2
 import pytest
 
 from datasets.faces.render import render_dice_set
+from dicescore.ledger import Ledger
+from scoring.faces import CUBES_DICE
+from scoring.game import Event
+from scoring.replay import replay
 from tests.webui.conftest import under_waitress
 from tests.webui.test_camera import SETTLE, Frames, five_cubes, throw
 from vision.detector import Detector
@@ -415,3 +420,21 @@ def test_old_town_cards_dealt_and_a_joker_given_by_hand(server, open_tab):
     expect(score_of(tab, "Ana").nth(1)).to_have_text("3")
     expect(score_of(tab, "Bo").nth(1)).to_have_text("6")
     expect(tab.locator("#turn")).to_contain_text("Bo's turn")
+
+
+def test_a_wide_scoreboard_scrolls_by_itself_on_a_phone(app, server, open_tab):
+    # eight players and seven sets of Cubes: a column per set, ten in all, wider than a phone;
+    # the table scrolls sideways in its card, and the page does not
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        game_id = ledger.new_game("cubes", [f"Player {n}" for n in range(1, 9)], {"sets": 9})
+        rng = random.Random(1)
+        while len((game := replay(ledger.events(game_id))).details()["set_scores"]) < 7:
+            faces = [rng.choice(CUBES_DICE.labels) for _ in range(CUBES_DICE.dice)]
+            ledger.append(game_id, Event("roll", {"faces": faces}, game.turn()))
+    finally:
+        ledger.close()
+    tab = open_tab(f"{server}/games/{game_id}")
+    expect(tab.locator("#scores th")).to_have_count(2 + 1 + 7)  # player, total, points, the sets
+    assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert tab.evaluate("document.querySelector('#scores').scrollWidth") > PHONE["width"]
