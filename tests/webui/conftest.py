@@ -63,26 +63,38 @@ def api(client):
 @contextmanager
 def under_waitress(app, threads: int):
     """``app`` served by waitress on a free port, as ``dicescore serve`` runs it; its base URL.
-    The server is closed from its own loop's thread: closed from another, its loop's
-    ``select`` would meet a closed socket (EBADF) at every test's end.  Its worker threads
-    may outlive it (a page's stream runs for minutes), and waitress wakes its loop by
-    writing to a pipe's fd number even once the pipe is closed: into whatever file took
-    the number next, another test's database.  So the wake-ups end before the close."""
+
+    Closing it takes care, because waitress wakes its loop by writing to a pipe's raw fd
+    number (its trigger), and keeps doing so once the pipe is closed: into whatever file
+    took the number next, another test's database.
+    - The server is closed in its own loop's thread (closed from another, the loop's
+      ``select`` would meet a closed socket, EBADF, at every test's end), as a thunk the
+      trigger runs.
+    - Its worker threads may outlive it (a page's stream runs for minutes), so their
+      wake-ups stop before the close.
+    - The close's own wake-up is written under the trigger's lock, which the loop holds to
+      run thunks: the loop cannot close the pipe (woken by an earlier byte) before that
+      byte is written into it."""
     served = waitress.create_server(
         app, host="127.0.0.1", port=0, threads=threads, channel_request_lookahead=CHANNEL_REQUEST_LOOKAHEAD
     )
-    threading.Thread(target=served.run, daemon=True).start()
-    pull, guard, closing = served.trigger.pull_trigger, threading.Lock(), []
+    loop = threading.Thread(target=served.run, daemon=True)
+    loop.start()
+    trigger, guard, closing = served.trigger, threading.Lock(), []
+    pull = trigger.pull_trigger
 
     def pull_while_open(thunk=None):
         with guard:  # the close waits for a wake-up being written
             if not closing:
                 pull(thunk)
 
-    served.trigger.pull_trigger = pull_while_open
+    trigger.pull_trigger = pull_while_open
     try:
         yield f"http://127.0.0.1:{served.effective_port}"
     finally:
         with guard:
             closing.append(True)
-        pull(served.close)  # the last write to the pipe
+        with trigger.lock:
+            trigger.thunks.append(served.close)
+            trigger._physical_pull()  # the last write to the pipe
+        loop.join(timeout=10)
