@@ -179,7 +179,7 @@ def render_board(state: dict[str, Any]) -> str:
     other_details = {
         key: value
         for key, value in state["details"].items()
-        if key not in columns and key not in goal and not per_player_list(value, players)
+        if key not in goal and not per_player(value, players)
     }
 
     def allowed_to(move: str) -> list[str]:
@@ -225,21 +225,19 @@ def scoreboard_columns(details: dict[str, Any], players: list[str]) -> dict[str,
     of them (Cubes' set scores, as its score pad has) a column per item: set 1, set 2..."""
     columns = {}
     for key, value in details.items():
-        if isinstance(value, dict) and set(value) == set(players):
+        if isinstance(value, dict) and per_player(value, players):
             columns[key] = value
-        elif per_player_list(value, players):
+        elif per_player(value, players):
             for number, item in enumerate(value, 1):
                 columns[f"{key.removesuffix('_scores')} {number}"] = item
     return columns
 
 
-def per_player_list(value: Any, players: list[str]) -> bool:
-    """Whether a detail is a list of values per player (Cubes' set scores)."""
-    return (
-        isinstance(value, list)
-        and bool(value)
-        and all(isinstance(item, dict) and set(item) == set(players) for item in value)
-    )
+def per_player(value: Any, players: list[str]) -> bool:
+    """Whether a detail is one value per player, or a list of such (a scoreboard column each)."""
+    if isinstance(value, list):
+        return bool(value) and all(isinstance(item, dict) and per_player(item, players) for item in value)
+    return isinstance(value, dict) and set(value) == set(players)
 
 
 def move_buttons(view: dict[str, Any], details: dict[str, Any]) -> list[dict[str, Any]]:
