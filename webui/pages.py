@@ -174,13 +174,9 @@ def render_board(state: dict[str, Any]) -> str:
     view = state["view"]
     kind = DIE_KINDS.get(state["die_kind"] or "")
     players = view["players"]
-    columns = scoreboard_columns(state["details"], players)
     goal = {key: state["details"][key] for key in GOAL_KEYS if key in state["details"]}
-    other_details = {
-        key: value
-        for key, value in state["details"].items()
-        if key not in goal and not per_player(value, players)
-    }
+    rest = {key: value for key, value in state["details"].items() if key not in goal}
+    columns, other_details = scoreboard_columns(rest, players)
 
     def allowed_to(move: str) -> list[str]:
         return [player for player in players if move in view["allowed"].get(player, [])]
@@ -220,17 +216,28 @@ def render_board(state: dict[str, Any]) -> str:
     )
 
 
-def scoreboard_columns(details: dict[str, Any], players: list[str]) -> dict[str, dict[str, Any]]:
-    """The details that are one value per player (points, held cards), a column each; a list
-    of them (Cubes' set scores, as its score pad has) a column per item: set 1, set 2..."""
-    columns = {}
+def scoreboard_columns(
+    details: dict[str, Any], players: list[str]
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """The details that are one value per player (points, held cards) as scoreboard columns,
+    and the rest, to be listed under the table. A list of such values (Cubes' set scores, as
+    its score pad has) is a column per item: set 1, set 2...; a record holding one (Cubes'
+    chips: the pot's and each player's) gives that part a column named after the record and
+    leaves the rest under the table."""
+    columns, rest = {}, {}
     for key, value in details.items():
         if isinstance(value, dict) and per_player(value, players):
             columns[key] = value
         elif per_player(value, players):
             for number, item in enumerate(value, 1):
                 columns[f"{key.removesuffix('_scores')} {number}"] = item
-    return columns
+        elif isinstance(value, dict) and (parts := [part for part in value if per_player(value[part], players)]):
+            columns[key] = value[parts[0]]
+            if others := {part: item for part, item in value.items() if part != parts[0]}:
+                rest[key] = others
+        else:
+            rest[key] = value
+    return columns, rest
 
 
 def per_player(value: Any, players: list[str]) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dicescore.ledger import Ledger
+from scoring.cubes import CHIP_VALUES
 from scoring.faces import DIE_KINDS, Card, Joker, UnknownFace, parse_face
 from scoring.game import Event, Game, IllegalMove, Option
 from scoring.games import GAMES
@@ -20,6 +21,7 @@ VIEW_KEYS = frozenset(
     {"game", "title", "players", "options", "totals", "turn", "roll", "roll_limit", "make"}
     | {"allowed", "dice_per_roll", "finished", "winners", "notes"}
 )
+CHIP_COLOURS = frozenset(colour for colour, _ in CHIP_VALUES)
 # Details shown first, as the goal of the moment, when a game reports them.
 GOAL_KEYS = ("target", "goal", "effect", "spinner", "round", "set", "hand")
 
@@ -116,6 +118,8 @@ def in_words(value: Any, nested: bool = False) -> str:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, dict) and set(value) == CHIP_COLOURS:  # chips as counted out: 3 blue, 1 red
+        return ", ".join(f"{count} {colour}" for colour, count in value.items() if count) or "none"
     if isinstance(value, dict):
         text = ", ".join(f"{words(str(key))}: {in_words(item, True)}" for key, item in value.items())
         return f"({text})" if nested else text

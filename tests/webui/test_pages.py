@@ -162,15 +162,18 @@ def test_cubes_scores_show_a_column_per_set_as_its_score_pad_does(app, client):
     html = golden_board(app, client, "cubes")
     scores = html[html.index('id="scores"') : html.index("</table>")]
     headers = re.findall(r"<th>([^<]*)</th>", scores)
-    assert headers == ["Player", "Total", "points", "set 1", "set 2", "set 3"]
+    assert headers == ["Player", "Total", "points", "set 1", "set 2", "set 3", "chips"]
     rows = re.findall(r"<tr class[^>]*>(.*?)</tr>", scores, re.S)
     cells = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in rows]
     assert cells == [
-        ["Ana", "99", "22", "28", "49", "22"],
-        ["Bo", "8", "8", "0", "0", "8"],
-        ["Cy", "16", "0", "10", "6", "0"],
+        ["Ana", "99", "22", "28", "49", "22", "2 blue, 2 white"],
+        ["Bo", "8", "8", "0", "0", "8", "1 red, 3 white"],
+        ["Cy", "16", "0", "10", "6", "0", "none"],
     ]
     assert "set scores" not in html  # not again as a line of text under the table
+    # the pot's chips stay under the table, counted out as the players' are
+    under = html[html.index("</table>") :]
+    assert re.search(r"<dt>chips</dt>\s*<dd>pot: [^<(]+</dd>", under) and "players" not in under
 
 
 @pytest.mark.parametrize(
