@@ -231,13 +231,21 @@ def scoreboard_columns(
         elif per_player(value, players):
             for number, item in enumerate(value, 1):
                 columns[f"{key.removesuffix('_scores')} {number}"] = item
-        elif isinstance(value, dict) and (parts := [part for part in value if per_player(value[part], players)]):
-            columns[key] = value[parts[0]]
-            if others := {part: item for part, item in value.items() if part != parts[0]}:
+        elif (part := player_part(value, players)) is not None:
+            columns[key] = value[part]
+            if others := {name: item for name, item in value.items() if name != part}:
                 rest[key] = others
         else:
             rest[key] = value
     return columns, rest
+
+
+def player_part(value: Any, players: list[str]) -> str | None:
+    """The key of a record's part that is one value per player, if it has one."""
+    if not isinstance(value, dict):
+        return None
+    parts = (name for name, item in value.items() if isinstance(item, dict) and per_player(item, players))
+    return next(parts, None)
 
 
 def per_player(value: Any, players: list[str]) -> bool:
