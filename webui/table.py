@@ -11,10 +11,12 @@ from typing import Any
 
 from dicescore.ledger import Ledger
 from scoring.cubes import CHIP_VALUES
-from scoring.faces import DIE_KINDS, Card, Joker, UnknownFace, parse_face
+from scoring.faces import DIE_KINDS, Card, Joker, Suit, UnknownFace, parse_face
 from scoring.game import Event, Game, IllegalMove, Option
 from scoring.games import GAMES
 from scoring.replay import corrected_moves, moves_in_force, replay
+from scoring.rodeo import default_spinner
+from scoring.squib import Squib
 
 # The keys every view has; anything else in a view is the game's own details.
 VIEW_KEYS = frozenset(
@@ -143,7 +145,66 @@ def describe(event: Event) -> str:
         data.pop("top", None)  # the classifier's guesses: shown when correcting
         data.pop("unsure", None)  # shown on the dice themselves
         data.pop("cocked", None)
-    return in_words(data) if data else ""
+    if event.type == "spin":
+        data = spun(data)
+    return in_words({key: as_printed(key, value) for key, value in data.items()}) if data else ""
+
+
+def spun(data: dict[str, Any]) -> dict[str, Any]:
+    """A Rodeo spin as the spinner prints it (goal: 7's, effect: -10 per joker on the last
+    roll), not by its ids; an id the spinner lacks is shown as it is."""
+    spinner = default_spinner()
+    goals = {goal.id: goal.label for goal in spinner.goals}
+    effects = {effect.id: effect.label for effect in spinner.effects.values()}
+    shown = dict(data)
+    if isinstance(data.get("goal"), str):
+        shown["goal"] = goals.get(data["goal"], data["goal"])
+    if isinstance(data.get("effect"), str):
+        shown["effect"] = effects.get(data["effect"], data["effect"])
+    return shown
+
+
+def as_printed(key: str, value: Any) -> Any:
+    """A move's field as the table shows it: playing cards as printed (held: 2♣ 9♣ K♣), a
+    trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
+    square's grid row by row (rows split by /); anything else as it is, for ``in_words``."""
+    if key == "trump" and isinstance(value, str):
+        try:
+            return Suit.parse(value).name.lower()
+        except UnknownFace:
+            return value
+    if key == "card" and is_playing_card(value):
+        return face_text(value)
+    if isinstance(value, list) and value and all(is_playing_card(item) for item in value):
+        return " ".join(face_text(item) for item in value)
+    if isinstance(value, list) and value and all(is_squib_card(item) for item in value):
+        return ", ".join(squib_card_text(item) for item in value)
+    if is_squib_grid(value):
+        return " / ".join(", ".join(squib_card_text(item) for item in row) for row in value)
+    return value
+
+
+def is_playing_card(value: Any) -> bool:
+    try:
+        return isinstance(value, str) and isinstance(parse_face(value), Card | Joker)
+    except UnknownFace:
+        return False
+
+
+def is_squib_card(value: Any) -> bool:
+    try:
+        return isinstance(value, list) and len(value) == 2 and all(Squib.parse(squib) for squib in value)
+    except IllegalMove:
+        return False
+
+
+def is_squib_grid(value: Any) -> bool:
+    rows_of_cards = isinstance(value, list) and value and all(isinstance(row, list) and row for row in value)
+    return bool(rows_of_cards) and all(is_squib_card(card) for row in value for card in row)
+
+
+def squib_card_text(card: list[str]) -> str:
+    return f"[{card[0]} | {card[1]}]"
 
 
 def history(events: Sequence[Event]) -> list[dict[str, Any]]:

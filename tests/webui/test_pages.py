@@ -186,3 +186,33 @@ def test_a_list_of_records_is_shown_one_a_line(app, client, name, detail, count)
     shown = html[html.index(f"<dt>{detail}</dt>") :]
     records = shown[: shown.index("</ol>")]
     assert records.count("<li>") == count and "<li>(" not in records  # each its own line, unbracketed
+
+
+@pytest.mark.parametrize(
+    ("name", "move", "text"),
+    [
+        # Squib Squares' cards as laid: a card's two squibs side by side, a square row by row
+        (
+            "squib-squares",
+            "square",
+            "id: a, grid: [green happy rocket | yellow angry candle] / "
+            "[purple sad candle | orange excited missile]",
+        ),
+        (
+            "squib-squares",
+            "steal",
+            "opponent: Ana, mine: [blue happy rocket | purple sad candle], "
+            "theirs: [yellow angry missile | purple sleepy booster]",
+        ),
+        # the spinner's words, not its ids (aces-kings, plus-5-per-heart)
+        ("rodeo-rummy", "spin", "goal: A's & K's, effect: +5 per heart showing"),
+        ("rodeo-rummy", "roll", "held: A♠ A♥"),  # cards as the dice print them, not 'AS; AH'
+        ("shooter", "bid", "bid: 4, trump: hearts"),  # as the board names the trump, not 'H'
+        ("old-town", "deal", "cards: A♠ 2♠ 3♠ 4♠ 5♠"),
+        ("old-town", "give", "card: 5♠, to: Bob"),
+    ],
+)
+def test_the_history_words_each_move_as_the_table_sees_it(app, client, name, move, text):
+    game_id = imported(app, (GOLDEN / f"{name}.jsonl").read_text().splitlines())
+    events = client.get(f"/api/games/{game_id}/events").json["events"]
+    assert text in [event["text"] for event in events if event["type"] == move]
