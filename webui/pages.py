@@ -12,7 +12,6 @@ from dicescore.ledger import Ledger
 from scoring.faces import DIE_KINDS, Suit
 from scoring.game import IllegalMove
 from scoring.games import GAMES
-from scoring.hands import KIND_NAMES
 from scoring.targets import SHOOTOUT_TITLES
 from webui import security
 from webui.db import get_ledger
@@ -28,7 +27,9 @@ from webui.table import (
     catalog,
     face_colour,
     face_text,
+    game_card_text,
     in_words,
+    is_target_card,
     options_from_form,
     summary,
     table,
@@ -63,15 +64,7 @@ def plain_filter(value: Any) -> str:
 def goal_filter(value: Any) -> str:
     """A goal in words; a target card as it is printed: Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips
     (Square Shootout's seven targets are records: one such line each)."""
-    if is_target_card(value):
-        cards = " ".join(face_text(str(card)) for card in value["cards"])
-        chips = f", {value['chips']} chips" if "chips" in value else ""
-        return f"{KIND_NAMES.get(value['kind'], words(str(value['kind'])))}: {cards}{chips}"
-    return in_words(value)
-
-
-def is_target_card(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("cards"), list) and "kind" in value
+    return game_card_text(value) if is_target_card(value) else in_words(value)
 
 
 @bp.app_template_test("records")

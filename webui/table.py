@@ -14,9 +14,11 @@ from scoring.cubes import CHIP_VALUES
 from scoring.faces import DIE_KINDS, Card, Joker, Suit, UnknownFace, parse_face
 from scoring.game import Event, Game, IllegalMove, Option
 from scoring.games import GAMES
+from scoring.hands import KIND_NAMES
 from scoring.replay import corrected_moves, moves_in_force, replay
 from scoring.rodeo import default_spinner
 from scoring.squib import Squib
+from scoring.targets import SHOOTOUT_TITLES, standard_deck
 
 # The keys every view has; anything else in a view is the game's own details.
 VIEW_KEYS = frozenset(
@@ -135,7 +137,11 @@ def describe(event: Event) -> str:
     """One event in words, for the history."""
     data = dict(event.data)
     if event.type == "start":
-        return f"{data.get('game')} with {', '.join(map(str, data.get('players', [])))}"
+        game = GAMES.get(str(data.get("game")))
+        players = ", ".join(map(str, data.get("players", [])))
+        return f"{game.title if game else data.get('game')} with {players}"
+    if event.type == "shuffle" and isinstance(data.get("order"), list):
+        return f"the {len(data['order'])} game cards shuffled"
     if event.type == "correct":
         faces = data.get("faces")
         shown = " ".join(face_text(str(face)) for face in faces) if isinstance(faces, list) else "?"
@@ -175,6 +181,12 @@ def as_printed(key: str, value: Any) -> Any:
             return value
     if key == "card" and is_playing_card(value):
         return face_text(value)
+    if key == "card" and isinstance(value, str) and value in SHOOTOUT_TITLES:
+        return SHOOTOUT_TITLES[value]
+    if is_game_card(value):
+        return game_card_text(value)
+    if key == "cards" and isinstance(value, list) and value and all(is_game_card(card) for card in value):
+        return "; ".join(game_card_text(card) for card in value)
     if isinstance(value, list) and value and all(is_playing_card(item) for item in value):
         return " ".join(face_text(item) for item in value)
     if isinstance(value, list) and value and all(is_squib_card(item) for item in value):
@@ -182,6 +194,28 @@ def as_printed(key: str, value: Any) -> Any:
     if is_squib_grid(value):
         return " / ".join(", ".join(squib_card_text(item) for item in row) for row in value)
     return value
+
+
+def is_game_card(value: Any) -> bool:
+    """A Square Shooters game card: a deck id, a physical target card or shootout card."""
+    if isinstance(value, str):
+        return value in standard_deck().ids
+    return is_target_card(value) or (isinstance(value, dict) and value.get("shootout") in SHOOTOUT_TITLES)
+
+
+def is_target_card(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("cards"), list) and "kind" in value
+
+
+def game_card_text(card: Any) -> str:
+    """A game card as printed: Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips; Quick-Draw."""
+    if isinstance(card, str):
+        card = standard_deck().card(card).to_json()
+    if card.get("shootout") in SHOOTOUT_TITLES:
+        return SHOOTOUT_TITLES[card["shootout"]]
+    cards = " ".join(face_text(str(label)) for label in card["cards"])
+    chips = f", {card['chips']} chips" if "chips" in card else ""
+    return f"{KIND_NAMES.get(card['kind'], words(str(card['kind'])))}: {cards}{chips}"
 
 
 def is_playing_card(value: Any) -> bool:

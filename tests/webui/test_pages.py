@@ -210,9 +210,28 @@ def test_a_list_of_records_is_shown_one_a_line(app, client, name, detail, count)
         ("shooter", "bid", "bid: 4, trump: hearts"),  # as the board names the trump, not 'H'
         ("old-town", "deal", "cards: A♠ 2♠ 3♠ 4♠ 5♠"),
         ("old-town", "give", "card: 5♠, to: Bob"),
+        ("classic", "start", "Square Shooters: the Classic game with Ana, Bo, Cy"),  # not its module name
+        ("classic", "shuffle", "the 42 game cards shuffled"),  # not 42 card ids
+        ("classic", "play", "card: Quick-Draw"),
+        (
+            "shootout",
+            "choose",
+            "cards: Two Pairs: K♥ K♣ 7♠ 7♦, 4 chips; Full House: J♠ J♥ J♦ 2♣ 2♠, 8 chips; "
+            "Straight: A♠ 2♥ 3♦ 4♣ 5♠, 10 chips; Flush: A♥ J♥ 9♥ 6♥ 3♥, 12 chips; "
+            "Four of a Kind: A♠ A♥ A♦ A♣, 16 chips; Straight Flush: 5♠ 6♠ 7♠ 8♠ 9♠, 20 chips; "
+            "Royal Flush: 10♥ J♥ Q♥ K♥ A♥, 30 chips",
+        ),
     ],
 )
 def test_the_history_words_each_move_as_the_table_sees_it(app, client, name, move, text):
     game_id = imported(app, (GOLDEN / f"{name}.jsonl").read_text().splitlines())
     events = client.get(f"/api/games/{game_id}/events").json["events"]
     assert text in [event["text"] for event in events if event["type"] == move]
+
+
+def test_a_physical_game_card_drawn_is_worded_as_printed(api):
+    game_id = api.new_game("square-shooters/classic", deck="physical")
+    full_house = {"kind": "full_house", "cards": ["7C", "7H", "7D", "AS", "AH"], "chips": 8}
+    assert api.move(game_id, "draw", "Ana", card=full_house).status_code == 201
+    events = api.client.get(f"/api/games/{game_id}/events").json["events"]
+    assert events[-1]["text"] == "card: Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips"
