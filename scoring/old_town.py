@@ -42,6 +42,11 @@ def labels(cards: Sequence[Face]) -> list[str]:
     return [card.label for card in cards]
 
 
+def printed(cards: Sequence[Face]) -> str:
+    """Cards as a note shows them, as the dice print them: 2♠ 5♠."""
+    return " ".join(str(card) for card in cards)
+
+
 class OldTown(Game):
     name = "square-shooters/old-town"
     title = "Square Shooters: Old Town Shootout"
@@ -88,9 +93,7 @@ class OldTown(Game):
         self.matched = tuple(card for card in hand if card in self.rolled)
         self.hands[player] = tuple(card for card in hand if card not in self.rolled)
         if self.matched:
-            self.notes.append(
-                f"{player} discards {' '.join(labels(self.matched))} ({self._left(player)} left)"
-            )
+            self.notes.append(f"{player} discards {printed(self.matched)} ({self._left(player)} left)")
         jokers = count_jokers(self.rolled)
         self.gifts_left = jokers if self.hands[player] else 0  # nothing left to give
         if self.gifts_left:
@@ -112,9 +115,7 @@ class OldTown(Game):
         roped = not self._hand(receiver)
         self.hands[player] = tuple(held for held in self._hand(player) if held != card)
         self.hands[receiver] = self._hand(receiver) + (card,)
-        self.notes.append(
-            f"{player} gives {card.label} to {receiver}" + (", roping them back in" if roped else "")
-        )
+        self.notes.append(f"{player} gives {card} to {receiver}" + (", roping them back in" if roped else ""))
         self.gifts_left = self.gifts_left - 1 if self.hands[player] else 0
         self._end_turn_if_done()
 
@@ -171,7 +172,7 @@ class OldTown(Game):
     def dice_make(self) -> str:
         if not self.rolled:
             return ""
-        matched = " ".join(labels(self.matched)) if self.matched else "no card"
+        matched = printed(self.matched) if self.matched else "no card"
         jokers = count_jokers(self.rolled)
         return f"{self.rolled_by}'s roll matches {matched}" + (
             f"; {plural(jokers, 'joker')}" if jokers else ""

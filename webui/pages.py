@@ -24,6 +24,7 @@ from webui.entry import (
 )
 from webui.table import (
     GOAL_KEYS,
+    as_printed,
     catalog,
     face_colour,
     face_text,
@@ -57,7 +58,8 @@ def colour_filter(label: str) -> str:
 
 @bp.app_template_filter("plain")
 def plain_filter(value: Any) -> str:
-    return in_words(value)
+    """A scoreboard cell in words; a hand of playing cards as printed (4♦ 5♠)."""
+    return in_words(as_printed("", value))
 
 
 @bp.app_template_filter("goal")

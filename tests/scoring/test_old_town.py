@@ -68,8 +68,8 @@ def test_cards_matched_by_the_dice_are_discarded():
     assert hand(game, "Ann") == ["AS", "3S", "4S"]
     assert hand(game, "Bob") == HANDS["Bob"]
     assert game.totals() == {"Ann": 3, "Bob": 5, "Cy": 5}
-    assert game.notes[-1] == "Ann discards 2S 5S (3 left)"
-    assert game.dice_make() == "Ann's roll matches 2S 5S"
+    assert game.notes[-1] == "Ann discards 2♠ 5♠ (3 left)"
+    assert game.dice_make() == "Ann's roll matches 2♠ 5♠"
     assert game.turn() == "Bob"
 
 
@@ -136,7 +136,7 @@ def test_a_player_who_shot_out_is_roped_back_in_by_a_joker_before_the_round_ends
     roll(game, "Bob", *HANDS["Bob"])
     roll(game, "Cy", "JOKER_RED")
     give(game, "Cy", "AD", "Bob")
-    assert game.notes[-1] == "Cy gives AD to Bob, roping them back in"
+    assert game.notes[-1] == "Cy gives A♦ to Bob, roping them back in"
     assert not game.finished()
     assert game.totals() == {"Ann": 5, "Bob": 1, "Cy": 4}
     assert game.details()["round"] == 2
@@ -257,4 +257,4 @@ def test_golden_game():
     assert game.totals() == {"Ann": 0, "Bob": 1, "Cy": 0}
     assert game.winners() == ["Ann", "Cy"]
     assert hand(game, "Bob") == ["4D"]
-    assert "Cy gives 4D to Bob, roping them back in" in game.notes
+    assert "Cy gives 4♦ to Bob, roping them back in" in game.notes

@@ -416,7 +416,7 @@ def test_old_town_cards_dealt_and_a_joker_given_by_hand(server, open_tab):
     expect(tab.locator("#give")).to_contain_text("Ana gives a card away")
     tab.get_by_label("card to give").select_option("2S")
     tab.get_by_role("button", name="Give").click()
-    expect(tab.locator("#last-note")).to_contain_text("Ana gives 2S to Bo")
+    expect(tab.locator("#last-note")).to_contain_text("Ana gives 2♠ to Bo")
     expect(score_of(tab, "Ana").nth(1)).to_have_text("3")
     expect(score_of(tab, "Bo").nth(1)).to_have_text("6")
     expect(tab.locator("#turn")).to_contain_text("Bo's turn")

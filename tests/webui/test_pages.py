@@ -235,3 +235,11 @@ def test_a_physical_game_card_drawn_is_worded_as_printed(api):
     assert api.move(game_id, "draw", "Ana", card=full_house).status_code == 201
     events = api.client.get(f"/api/games/{game_id}/events").json["events"]
     assert events[-1]["text"] == "card: Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips"
+
+
+def test_playing_cards_on_the_scoreboard_are_shown_as_printed(app, client):
+    # Old Town's golden game ends with Bob holding the 4 of diamonds, and his roll's note
+    html = golden_board(app, client, "old-town")
+    scores = html[html.index('id="scores"') : html.index("</table>")]
+    assert "<td>4♦</td>" in scores and "4D" not in scores
+    assert "Cy&#39;s roll matches 5♦; 1 joker" in html
