@@ -404,12 +404,13 @@ def test_a_rodeo_turn_with_a_physical_spinner_entered_by_hand(server, open_tab):
 def test_old_town_cards_dealt_and_a_joker_given_by_hand(server, open_tab):
     tab = open_tab(server)
     start_game(tab, "square-shooters/old-town", "Square Shooters: Old Town Shootout", ["Ana", "Bo"])
-    for player, cards in (("Ana", ["AS", "2S", "3S", "4S", "5S"]), ("Bo", ["AH", "2H", "3H", "4H", "5H"])):
+    hands = (("Ana", ["AS", "2S", "3S", "4S", "5S"], "5♠"), ("Bo", ["AH", "2H", "3H", "4H", "5H"], "5♥"))
+    for player, cards, last_card in hands:
         tab.get_by_label("cards of").select_option(player)
         for number, card in enumerate(cards, 1):
             tab.get_by_label(f"card {number}", exact=True).select_option(card)
         tab.get_by_role("button", name="Deal these cards").click()
-        expect(score_of(tab, player).nth(2)).to_contain_text(cards[-1])  # the hands column
+        expect(score_of(tab, player).nth(2)).to_contain_text(last_card)  # the hands column
     expect(tab.locator("#last-note")).to_contain_text("every hand is dealt: Ana rolls first")
 
     enter_dice(tab, "Ana", ["AS", "JOKER_RED", "KD", "QD", "JD", "10D", "9D", "8D", "7D"])
