@@ -171,9 +171,12 @@ def spun(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def as_printed(key: str, value: Any) -> Any:
-    """A move's field as the table shows it: playing cards as printed (held: 2♣ 9♣ K♣), a
-    trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
+    """A move's field or a scoreboard cell as the table shows it: playing cards as printed
+    (held: 2♣ 9♣ K♣), game cards as printed (Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips; Quick-Draw),
+    a trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
     square's grid row by row (rows split by /); anything else as it is, for ``in_words``."""
+    if isinstance(value, list) and value:
+        return list_as_printed(key, value)
     if key == "trump" and isinstance(value, str):
         try:
             return Suit.parse(value).name.lower()
@@ -185,15 +188,21 @@ def as_printed(key: str, value: Any) -> Any:
         return SHOOTOUT_TITLES[value]
     if is_game_card(value):
         return game_card_text(value)
-    if key == "cards" and isinstance(value, list) and value and all(is_game_card(card) for card in value):
-        return "; ".join(game_card_text(card) for card in value)
-    if isinstance(value, list) and value and all(is_playing_card(item) for item in value):
-        return " ".join(face_text(item) for item in value)
-    if isinstance(value, list) and value and all(is_squib_card(item) for item in value):
-        return ", ".join(squib_card_text(item) for item in value)
-    if is_squib_grid(value):
-        return " / ".join(", ".join(squib_card_text(item) for item in row) for row in value)
     return value
+
+
+def list_as_printed(key: str, items: list[Any]) -> Any:
+    if key == "cards" and all(is_game_card(card) for card in items):
+        return "; ".join(game_card_text(card) for card in items)
+    if all(isinstance(kind, str) and kind in SHOOTOUT_TITLES for kind in items):
+        return ", ".join(SHOOTOUT_TITLES[kind] for kind in items)  # shootout cards held
+    if all(is_playing_card(item) for item in items):
+        return " ".join(face_text(item) for item in items)
+    if all(is_squib_card(item) for item in items):
+        return ", ".join(squib_card_text(item) for item in items)
+    if is_squib_grid(items):
+        return " / ".join(", ".join(squib_card_text(card) for card in row) for row in items)
+    return items
 
 
 def is_game_card(value: Any) -> bool:

@@ -243,3 +243,10 @@ def test_playing_cards_on_the_scoreboard_are_shown_as_printed(app, client):
     scores = html[html.index('id="scores"') : html.index("</table>")]
     assert "<td>4♦</td>" in scores and "4D" not in scores
     assert "Cy&#39;s roll matches 5♦; 1 joker" in html
+
+
+def test_shootout_cards_held_are_shown_by_their_titles(app, client):
+    # the golden Classic game ends with Cy holding a Quick-Draw card, kept for later
+    html = golden_board(app, client, "classic")
+    scores = html[html.index('id="scores"') : html.index("</table>")]
+    assert "<td>Quick-Draw</td>" in scores and "quick_draw" not in scores
