@@ -45,8 +45,8 @@ class TargetCard:
 
     @property
     def name(self) -> str:
-        """The card's hand, e.g. "Two Pairs (AS AD 8C 8H)"."""
-        return f"{KIND_NAMES[self.kind]} ({' '.join(card.label for card in self.target.cards)})"
+        """The card's hand as printed, e.g. "Two Pairs (A♠ A♦ 8♣ 8♥)"."""
+        return f"{KIND_NAMES[self.kind]} ({' '.join(str(card) for card in self.target.cards)})"
 
     def __str__(self) -> str:
         return f"{self.name}, {self.target.chips} chips"

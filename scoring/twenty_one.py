@@ -49,7 +49,7 @@ def hand_value(faces: Iterable[Face]) -> int:
 
 def describe(faces: Sequence[Face]) -> str:
     value = hand_value(faces)
-    cards = " ".join(face.label for face in faces)
+    cards = " ".join(str(face) for face in faces)  # as the dice print them: 10♥ 10♦
     return f"{cards} = {value}" + (" (bust)" if value > GOAL else "")
 
 

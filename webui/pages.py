@@ -66,7 +66,7 @@ def plain_filter(value: Any) -> str:
 def goal_filter(value: Any) -> str:
     """A goal in words; a target card as it is printed: Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips
     (Square Shootout's seven targets are records: one such line each)."""
-    return game_card_text(value) if is_target_card(value) else in_words(value)
+    return game_card_text(value) if is_target_card(value) else in_words(as_printed("", value))
 
 
 @bp.app_template_test("records")
@@ -244,10 +244,11 @@ def player_part(value: Any, players: list[str]) -> str | None:
 
 
 def per_player(value: Any, players: list[str]) -> bool:
-    """Whether a detail is one value per player, or a list of such (a scoreboard column each)."""
+    """Whether a detail is one value per player (or for some of them: Twenty-One's hands
+    are its round's contenders'), or a list of such (a scoreboard column each)."""
     if isinstance(value, list):
         return bool(value) and all(isinstance(item, dict) and per_player(item, players) for item in value)
-    return isinstance(value, dict) and set(value) == set(players)
+    return isinstance(value, dict) and bool(value) and set(value) <= set(players)
 
 
 def move_buttons(view: dict[str, Any], details: dict[str, Any]) -> list[dict[str, Any]]:

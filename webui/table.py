@@ -188,6 +188,8 @@ def as_printed(key: str, value: Any) -> Any:
         return SHOOTOUT_TITLES[value]
     if is_game_card(value):
         return game_card_text(value)
+    if isinstance(value, dict):
+        return {name: as_printed(str(name), item) for name, item in value.items()}
     return value
 
 
@@ -202,7 +204,7 @@ def list_as_printed(key: str, items: list[Any]) -> Any:
         return ", ".join(squib_card_text(item) for item in items)
     if is_squib_grid(items):
         return " / ".join(", ".join(squib_card_text(card) for card in row) for row in items)
-    return items
+    return [as_printed("", item) for item in items]
 
 
 def is_game_card(value: Any) -> bool:

@@ -175,7 +175,7 @@ def test_jokers_can_be_excluded():
 def test_no_chips_without_the_hand_or_its_type():
     g = game(*turn("Ana", FOUR_ACES_CARD, JUNK, JUNK, TWO_PAIRS))
     assert g.totals() == {"Ana": 0, "Bo": 0, "Cy": 0}
-    assert g.notes[-1] == "Ana misses Four of a Kind (AS AH AD AC): wins no chips"
+    assert g.notes[-1] == "Ana misses Four of a Kind (A♠ A♥ A♦ A♣): wins no chips"
 
 
 def test_the_kids_rule_pays_the_full_chips_for_the_type():

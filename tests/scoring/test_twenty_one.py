@@ -121,7 +121,7 @@ def test_players_draw_in_order_until_they_stand_bust_or_reach_21():
     play(game, ("Bob", "2H"))
     assert game.turn() == "Bob"  # 18: Bob may still draw
     play(game, ("Bob", "9H"))  # 27
-    assert game.notes[-1] == "Bob busts: KS 6C 2H 9H = 27 (bust)"
+    assert game.notes[-1] == "Bob busts: K♠ 6♣ 2♥ 9♥ = 27 (bust)"
     assert game.turn() == "Ann"
     play(game, ("Ann", "QS"))  # 21 ends Ann's turn and, here, the round
     assert game.totals() == {"Ann": 1, "Bob": 0}
@@ -295,4 +295,4 @@ def test_a_correction_re_derives_the_round():
     assert replay(events).details()["hands"]["Ann"]["value"] == 20
     corrected = replay([*events, Event("correct", {"roll": 5, "faces": ["2D"]}, seq=6)])
     assert corrected.details()["hands"]["Ann"]["value"] == 11
-    assert corrected.dice_make() == "Bob: KS 8C = 18; Ann: 9D 2D = 11"
+    assert corrected.dice_make() == "Bob: K♠ 8♣ = 18; Ann: 9♦ 2♦ = 11"

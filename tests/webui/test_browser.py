@@ -325,7 +325,7 @@ def test_a_square_shooters_turn_with_three_rolls_and_a_double_down(server, open_
     draw.select_option("Double-Down")
     tab.get_by_role("button", name="Draw").click()
     expect(tab.locator("#last-note")).to_contain_text("Ana keeps a Double-Down and draws again")
-    draw.select_option("Full House (7C 7H 7D AS AH), 8 chips")
+    draw.select_option("Full House (7♣ 7♥ 7♦ A♠ A♥), 8 chips")
     tab.get_by_role("button", name="Draw").click()
     expect(tab.locator(".goal", has_text="target")).to_contain_text("Full House")
 

@@ -250,3 +250,16 @@ def test_shootout_cards_held_are_shown_by_their_titles(app, client):
     html = golden_board(app, client, "classic")
     scores = html[html.index('id="scores"') : html.index("</table>")]
     assert "<td>Quick-Draw</td>" in scores and "quick_draw" not in scores
+
+
+def test_a_detail_for_some_players_is_a_column_with_a_dash_for_the_rest(app, client):
+    # Twenty-One's last round is Ann's and Cy's (Bob sits out): its hands were one line of
+    # "Ann: (cards: (10H; 10D), value: 20, ...), Cy: (...)" under the table
+    html = golden_board(app, client, "twenty-one")
+    scores = html[html.index('id="scores"') : html.index("</table>")]
+    rows = re.findall(r"<tr class[^>]*>(.*?)</tr>", scores, re.S)
+    cells = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in rows]
+    assert [row[0] for row in cells] == ["Ann", "Bob", "Cy"]
+    assert cells[0][2].startswith("cards: 10♥ 10♦, value: 20") and cells[1][2] == "—"
+    assert cells[2][2].startswith("cards: J♠ 7♥ 4♣, value: 21")
+    assert "Ann: 10♥ 10♦ = 20; Cy: J♠ 7♥ 4♣ = 21" in html  # what the dice make, as printed
