@@ -424,7 +424,7 @@ def test_old_town_cards_dealt_and_a_joker_given_by_hand(server, open_tab):
 
 
 def test_a_wide_scoreboard_scrolls_by_itself_on_a_phone(app, server, open_tab):
-    # eight players and seven sets of Cubes: a column per set, ten in all, wider than a phone;
+    # eight players and seven sets of Cubes: a column per set, eleven in all, wider than a phone;
     # the table scrolls sideways in its card, and the page does not
     ledger = Ledger.open(app.config["DATABASE"])
     try:
@@ -436,6 +436,6 @@ def test_a_wide_scoreboard_scrolls_by_itself_on_a_phone(app, server, open_tab):
     finally:
         ledger.close()
     tab = open_tab(f"{server}/games/{game_id}")
-    expect(tab.locator("#scores th")).to_have_count(2 + 1 + 7)  # player, total, points, the sets
+    expect(tab.locator("#scores th")).to_have_count(2 + 1 + 7 + 1)  # player, total, points, the sets, chips
     assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert tab.evaluate("document.querySelector('#scores').scrollWidth") > PHONE["width"]
