@@ -116,16 +116,19 @@ class Ledger:
         return list(self.db.execute("SELECT id, name FROM games ORDER BY id DESC"))
 
     def games(self) -> list[dict[str, Any]]:
-        """Every game, newest first, with its players and whether it has ended."""
+        """Every game, newest first, with its players, when its last move was made and
+        whether it has ended."""
         listing = []
         for game_id, name, created in self.db.execute("SELECT id, name, created FROM games ORDER BY id DESC"):
-            game = self.game(game_id)
+            events = self.events(game_id)
+            game = replay(events)
             listing.append(
                 {
                     "id": game_id,
                     "game": name,
                     "title": game.title,
                     "created": created,
+                    "last_move": events[-1].at,
                     "players": list(game.players),
                     "finished": game.finished(),
                 }

@@ -3,6 +3,7 @@ and the table page, whose board is rendered here and redrawn by the stream."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
@@ -56,6 +57,36 @@ def colour_filter(label: str) -> str:
     return face_colour(label)
 
 
+@bp.app_template_filter("clock")
+def clock_filter(at: str | None) -> str:
+    """An event's time of day as the clocks at the table show it: this machine's local time
+    (the log keeps UTC, and the phones on the LAN sit at the same table)."""
+    when = local_time(at)
+    return when.strftime("%H:%M:%S") if when else ""
+
+
+@bp.app_template_filter("when")
+def when_filter(at: str | None) -> str:
+    """A moment in local time, as near as a player needs it: today 19:05, yesterday 21:40,
+    Sat 21 Nov 18:02 within the year, 21 Nov 2025 before it."""
+    when = local_time(at)
+    if when is None:
+        return ""
+    today = datetime.now().astimezone().date()
+    if when.date() == today:
+        return f"today {when:%H:%M}"
+    if (today - when.date()).days == 1:
+        return f"yesterday {when:%H:%M}"
+    return f"{when:%a %-d %b %H:%M}" if when.year == today.year else f"{when:%-d %b %Y}"
+
+
+def local_time(at: str | None) -> datetime | None:
+    try:
+        return datetime.fromisoformat(at).astimezone() if at else None
+    except (TypeError, ValueError):
+        return None
+
+
 @bp.app_template_filter("plain")
 def plain_filter(value: Any) -> str:
     """A scoreboard cell in words; a hand of playing cards as printed (4♦ 5♠)."""
@@ -88,6 +119,8 @@ def index():
 
 def render_new_game(error: str | None = None, status: int = 200):
     games = get_ledger().games()
+    # the game last played first: a family comes back to yesterday's game
+    in_progress = sorted((game for game in games if not game["finished"]), key=last_move, reverse=True)
     camera = current_app.extensions.get("dicescore.camera")
     # the camera's picture heads the page, with the game it scores one tap away
     watched = next((game for game in games if camera and game["id"] == camera.game_id), None)
@@ -95,7 +128,7 @@ def render_new_game(error: str | None = None, status: int = 200):
         render_template(
             "index.html",
             catalog=catalog(),
-            in_progress=[game for game in games if not game["finished"]],
+            in_progress=in_progress,
             finished=[game for game in games if game["finished"]],
             camera=camera,
             watched=watched,
@@ -103,6 +136,10 @@ def render_new_game(error: str | None = None, status: int = 200):
         ),
         status,
     )
+
+
+def last_move(game: dict[str, Any]) -> str:
+    return game["last_move"] or ""
 
 
 @bp.post("/")

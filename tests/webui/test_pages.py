@@ -1,4 +1,7 @@
+import json
 import re
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -263,3 +266,49 @@ def test_a_detail_for_some_players_is_a_column_with_a_dash_for_the_rest(app, cli
     assert cells[0][2].startswith("cards: 10♥ 10♦, value: 20") and cells[1][2] == "—"
     assert cells[2][2].startswith("cards: J♠ 7♥ 4♣, value: 21")
     assert "Ann: 10♥ 10♦ = 20; Cy: J♠ 7♥ 4♣ = 21" in html  # what the dice make, as printed
+
+
+@pytest.fixture
+def in_kolkata(monkeypatch):
+    """The machine's clock set to India's time, UTC+5:30 all year (no summer time)."""
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def a_cubes_log(*times: datetime) -> list[str]:
+    """A Cubes game for Ana and Bo: its start, then a roll at each time after the first."""
+    start = {"seq": 1, "type": "start", "data": {"game": "cubes", "players": ["Ana", "Bo"], "options": {}}}
+    events = [{**start, "at": times[0].isoformat(timespec="milliseconds")}]
+    for seq, at in enumerate(times[1:], 2):
+        roll = {"faces": ["1", "2", "3", "4", "5", "6"]}
+        player = "Ana" if seq % 2 == 0 else "Bo"
+        events.append({"seq": seq, "type": "roll", "player": player, "data": roll, "at": at.isoformat()})
+    return [json.dumps(event) for event in events]
+
+
+def test_the_history_shows_each_move_at_the_tables_local_time(app, client, in_kolkata):
+    # the log keeps UTC; at a table in India 18:50 UTC is 00:20 the next morning
+    start, roll = datetime(2026, 11, 27, 18, 46, 23, tzinfo=UTC), datetime(2026, 11, 27, 18, 50, tzinfo=UTC)
+    game_id = imported(app, a_cubes_log(start, roll))
+    html = client.get(f"/games/{game_id}/board").json["html"]
+    assert '<time datetime="2026-11-27T18:50:00+00:00">00:20:00</time>' in html
+    assert ">00:16:23</time>" in html and ">18:46:23</time>" not in html
+
+
+def test_games_in_progress_are_listed_last_played_first_with_when(app, client, in_kolkata):
+    now = datetime.now(UTC)
+    just_now, a_day_ago = now - timedelta(seconds=1), now - timedelta(days=1)
+    long_ago = now - timedelta(days=400)
+    played_yesterday = imported(app, a_cubes_log(long_ago, a_day_ago))
+    played_today = imported(app, a_cubes_log(long_ago - timedelta(days=1), just_now))
+    untouched = imported(app, a_cubes_log(long_ago))  # the newest game, but never played
+    games = client.get("/").get_data(as_text=True)
+    games = games[games.index("Games in progress") :]
+    listed = [int(game_id) for game_id in re.findall(r'href="/games/(\d+)"', games)]
+    assert listed[:3] == [played_today, played_yesterday, untouched]
+    assert f"#{played_today} · last move today {just_now.astimezone():%H:%M}" in games
+    assert f"#{played_yesterday} · last move yesterday {a_day_ago.astimezone():%H:%M}" in games
+    assert f"#{untouched} · last move {long_ago.astimezone():%-d %b %Y}" in games
