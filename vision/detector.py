@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,6 +26,9 @@ import onnxruntime as ort
 
 from vision.readings import DieReadings
 
+# (a find's quad, the quads of the smaller finds on it) in: whether those are print on that
+# die's face (the reader's classifier looks at the pixels)
+PrintCheck = Callable[[np.ndarray, np.ndarray], bool]
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
 SURE_ALONE = 0.6  # a still's find seen at one scale only is kept from this score (see merge)
 MIN_TILE = 32  # a photo smaller than this in a quarter is not searched by quarters
@@ -53,9 +57,10 @@ TOP_FACES_APART = 0.9
 # In one pass of the network, a find whose centre lies on a sure find (``SURE_ALONE``) over
 # 1/PRINT_SHARE times its side is print on that die's face (a pip, a frame's square), not a
 # die: no die's top face lies on another's, and a pip is at most about 0.3 of a face. One video
-# frame's pass, held out: precision 90.8% -> 91.2%, no die lost. Not applied when a photo's
-# passes are merged: there a sure find around a cluster of dice, from a pass that saw them
-# small, silenced the dice that finer passes found (docs/vision.md, Limits, session 27).
+# frame's pass, held out: precision 90.8% -> 91.2%, no die lost. Across a photo's passes the
+# outlines alone are not enough: a sure find around a cluster of dice, from a pass that saw
+# them small, silenced the dice that finer passes found (docs/vision.md, Limits, session 27);
+# there the bigger find must also read as a die's face (``without_print``, session 32).
 PRINT_SHARE = 0.3
 # A video frame's single pass scores a side face above its top face more often, so there the
 # nearer find must also be this much less sure to go (see ``without_side_faces``).
@@ -116,16 +121,23 @@ class Detector:
         found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, self.min_score, self.leaning_from)
         return keep_similar_sizes(found.shifted(-origin).scaled(scale))
 
-    def detect_at_scales(self, frame: np.ndarray) -> DieReadings:
+    def detect_at_scales(
+        self, frame: np.ndarray, is_print: Callable[[np.ndarray, np.ndarray, np.ndarray], bool] | None = None
+    ) -> DieReadings:
         """For a still photo, where time is cheap and the dice may be any size: a first look at
-        several scales (``passes_at_scales``), the finds unlike the sure dice of all passes in
-        size dropped (a card, a cup or a group of dice seen as one) and the rest merged; then
+        several scales (``passes_at_scales``), less the print on a die that a finer pass found
+        as dice of their own (``without_print``, when the caller's ``is_print(frame, die,
+        marks)`` is given), the finds unlike the sure dice of all passes in size dropped (a
+        card, a cup or a group of dice seen as one) and the rest merged; then
         a second look at the whole frame mirrored left to right.  A find the first look is
         unsure of must be seen in the mirror image too, and a die leans when either look says
         so: on held-out scenes this dropped more false finds than dice and flagged more of the
         leaning dice (docs/vision.md).  Last, each die's corners are taken again from a
         window that shows it at the network's best size (``refined``)."""
-        first_look = merge(like_sized(self.passes_at_scales(frame)))
+        passes = self.passes_at_scales(frame)
+        if is_print is not None:
+            passes = without_print(passes, lambda die, marks: is_print(frame, die, marks))
+        first_look = merge(like_sized(passes))
         mirror_look = self.detect(cv2.flip(frame, 1)).mirrored(frame.shape[1])
         return self.refined(frame, merge([first_look, mirror_look]))
 
@@ -364,6 +376,44 @@ def printed_on_others(found: DieReadings, share: float = PRINT_SHARE) -> np.ndar
         centre = (float(centres[i, 0]), float(centres[i, 1]))
         printed[i] |= cv2.pointPolygonTest(found.quads[j].reshape(-1, 1, 2), centre, False) >= 0
     return printed
+
+
+def without_print(passes: list[DieReadings], is_print: PrintCheck) -> list[DieReadings]:
+    """``passes`` less each find whose centre lies on a find over 1/``PRINT_SHARE`` times its
+    side, seen by two passes or more, when ``is_print(that find's quad, the quads on it)`` says
+    they are its print: the pips and frames a finer pass found on a die that coarser passes
+    found whole. Outlines alone cannot tell a die's print from a group of dice found as one
+    (``PRINT_SHARE``); the caller looks at the pixels."""
+    everything = DieReadings.from_quads(
+        np.concatenate([found.quads for found in passes]).reshape(-1, 4, 2),
+        np.concatenate([found.scores for found in passes]),
+    )
+    sizes, centres = everything.sizes, everything.centers
+    owner = np.repeat(np.arange(len(passes)), [len(found) for found in passes])
+
+    def seen_by(j: int) -> int:  # passes that found a die of find j's place and size
+        near = np.linalg.norm(centres - centres[j], axis=1) < SAME_DIE * sizes[j]
+        alike = np.abs(np.log(sizes / sizes[j])) < np.log(1 / ODD_SIZE)
+        return len(set(owner[near & alike].tolist()))
+
+    on: dict[int, list[int]] = {}
+    for j, i in np.argwhere(sizes[None] < PRINT_SHARE * sizes[:, None]):
+        centre = (float(centres[i, 0]), float(centres[i, 1]))
+        if cv2.pointPolygonTest(everything.quads[j].reshape(-1, 1, 2), centre, False) >= 0:
+            on.setdefault(int(j), []).append(int(i))
+    printed = {
+        i
+        for j, marks in on.items()
+        if seen_by(j) >= 2 and is_print(everything.quads[j], everything.quads[marks])
+        for i in marks
+    }
+    if not printed:
+        return passes
+    starts = np.cumsum([0] + [len(found) for found in passes])
+    return [
+        found[[k for k in range(len(found)) if start + k not in printed]]
+        for found, start in zip(passes, starts, strict=False)
+    ]
 
 
 def without_side_faces(found: DieReadings, surer_by: float = 0.0) -> DieReadings:

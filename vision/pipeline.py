@@ -33,6 +33,12 @@ RECUTS = (1.12, 0.9)
 # time to spare, and a pip die cut off centre can read a sure-looking 1 (session 17: 0.9 read
 # more dice right in four of six rendered sets and fewer in none; docs/vision.md).
 RECUT_BELOW = 0.9
+# A photo's find with smaller finds on it silences them as its print (pips, a frame's squares)
+# when it reads as a face this surely (``Detector.detect_at_scales``'s ``reads_as_face``): a
+# crop around a group of dice read CUBES or 6 at 0.55-0.81 on the held-out scenes, and at any
+# label at all 9 dice were lost; a die under its square pips read 1.0 (session 32).
+SURE_CONTAINER = 0.9
+PLAIN_MARKS = frozenset({"1", "BLANK", "AS", "AH", "AD", "AC"})  # what one pip or suit symbol reads as
 
 
 class DiceReader:
@@ -55,7 +61,7 @@ class DiceReader:
         vote over a settled roll's frames sees each die turned every way for the price of one.
         Either way, a find too near a surer one is dropped as that die's side face (in a video
         frame only if it is clearly less sure: ``without_side_faces``)."""
-        found = self.detector.detect_at_scales(frame) if still else self.detector.detect(frame)
+        found = self.detector.detect_at_scales(frame, self.is_print) if still else self.detector.detect(frame)
         found = without_side_faces(found, surer_by=0.0 if still else VIDEO_SIDE_FACE_MARGIN)
         turns = ALL_TURNS if still else (self.frames_read % len(ALL_TURNS),)
         self.frames_read += 1
@@ -74,6 +80,17 @@ class DiceReader:
         if self.die_kind.each_face_once and len(faces) <= self.die_kind.dice:
             faces = each_face_once(faces, self.classifier.min_confidence)
         return found.with_faces(faces, crops)
+
+    def is_print(self, frame: np.ndarray, die: np.ndarray, marks: np.ndarray) -> bool:
+        """Whether the finds at ``marks`` are print on the die at ``die`` (quads of ``frame``):
+        the die reads surely as a face of this kind, and each mark as a plain mark (a pip
+        reads as a 1 or a blank, a suit symbol as an ace) or as nothing. A group of dice
+        found as one may read as a face too (three dice as a three), but its dice read as
+        their own faces."""
+        crops = rectify(frame, np.concatenate([die[None], marks]))
+        whole, *printed = self.classifier.classify(crops, kind=self.kind, turns=ALL_TURNS, second_look=False)
+        sure = whole.label is not None and whole.confidence >= SURE_CONTAINER
+        return sure and all(face.label is None or face.label in PLAIN_MARKS for face in printed)
 
     def recut_unsure(self, frame: np.ndarray, quads: np.ndarray, faces: list, crops: list) -> None:
         """Each face read below ``RECUT_BELOW`` cut again from its quad scaled by each of

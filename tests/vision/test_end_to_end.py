@@ -267,3 +267,19 @@ def test_watch_prints_the_hint_beside_the_rolls(capsys):
     rolls = out.splitlines()
     assert len(rolls) == 3 and all(json.loads(line)["dice"] for line in rolls)
     assert err.count("dicescore watch: the dice look small to the camera") == 3
+
+
+def test_a_photo_reads_a_die_under_its_square_pips_not_the_pips(models):
+    # A held-out render (data/scenes/heldout, scene 113, view 1): a brown Cubes 6 printed with
+    # six white squares, beside a framed blank. Before session 32 the photo read as six blank
+    # dice, one per square, and neither die: the quarters found the squares surely, and their
+    # number set the size that dropped the dice (`Detector.detect_at_scales`, `without_print`).
+    truth = json.loads((FIXTURES / "photos" / "framed-six-and-blank.json").read_text())
+    image = cv2.imread(str(FIXTURES / "photos" / truth["image"]))
+    detector, _, photo_classifier = models
+    found = DiceReader("cubes", detector, photo_classifier).read(image, still=True)
+    seen = [die for die in truth["dice"] if die["visible"] >= 0.5]
+    assert sorted(found.labels) == sorted(die["label"] for die in seen) == ["6", "BLANK"]
+    for die in seen:
+        centre = np.mean(die["quad"], 0)
+        assert np.min(np.linalg.norm(found.centers - centre, axis=1)) < 5

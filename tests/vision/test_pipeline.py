@@ -23,6 +23,7 @@ from vision.detector import (
     like_sized,
     merge,
     printed_on_others,
+    without_print,
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
 from vision.pipeline import RECUT_BELOW, DiceReader, each_face_once
@@ -290,6 +291,67 @@ def test_the_print_on_a_dies_face_is_not_taken_for_dice_of_its_own():
     corners[:, 1, 1] = np.float32([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]).ravel()
     found = decode(heat, corners, np.zeros((8, 8), np.float32), STRIDE, 0.4)
     assert found.centers.tolist() == [[14, 14]] and found.sizes.tolist() == [24]
+
+
+def test_print_on_a_die_found_whole_goes_when_the_caller_sees_print():
+    # two coarse passes find a die 40 px across; a finer one finds two of its pips as sure dice
+    # of 8 px, and a die of 8 px elsewhere
+    die, elsewhere = square_at((100, 100), 40), square_at((300, 300), 8)
+    pips = [square_at((90, 90), 8), square_at((110, 110), 8)]
+    coarse = DieReadings.from_quads([die], [0.65])
+    fine = DieReadings.from_quads([*pips, elsewhere], [0.9, 0.85, 0.8])
+    asked = []
+
+    def answers(answer):
+        def is_print(container, marks):
+            asked.append((container.mean(0).tolist(), len(marks)))
+            return answer
+
+        return is_print
+
+    kept = without_print([coarse, coarse, fine], answers(True))
+    assert [len(found) for found in kept] == [1, 1, 1] and kept[2].centers.tolist() == [[300, 300]]
+    assert asked == [([100, 100], 2), ([100, 100], 2)]  # the die, as each coarse pass found it
+    # where the caller sees no print (a group of dice found as one), all are kept
+    assert [len(found) for found in without_print([coarse, coarse, fine], answers(False))] == [1, 1, 3]
+    # nor is a die found by one pass alone asked about (a stray find around a group of dice)
+    asked.clear()
+    assert [len(found) for found in without_print([coarse, fine], answers(True))] == [1, 3] and asked == []
+
+
+class PipsAndDice:
+    """Reads a crop that is all white as a blank (a square pip), anything else as a six."""
+
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+        return [
+            FaceReading("BLANK", 0.95, [("BLANK", 0.95)])
+            if crop.min() > 200
+            else FaceReading("6", 0.99, [("6", 0.99)])
+            for crop in crops
+        ]
+
+
+def test_a_photo_of_a_die_with_square_pips_reads_the_die_not_its_pips(tmp_path):
+    # A framed Cubes 6 (six white squares on brown) and a framed blank, held-out artwork: the
+    # quarters' passes found the squares surely, the whole frame the dice less surely, and the
+    # squares, outnumbering the dice, set the size that dropped both dice as odd (`like_sized`)
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    six, blank = square_at((176, 148), 40), square_at((219, 108), 40)
+    squares = [square_at((176 + dx, 148 + dy), 8) for dx in (-12, 12) for dy in (-12, 0, 12)]
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    for square in squares:
+        cv2.fillConvexPoly(frame, square.astype(np.int32), (255, 255, 255))
+    dice = DieReadings.from_quads([six, blank], [0.65, 0.69])
+    detector.passes_at_scales = lambda image: [
+        dice,
+        dice,
+        DieReadings.from_quads(squares, [0.85] * 6),
+        DieReadings.from_quads(squares, [0.8] * 6),
+    ]
+    detector.detect = lambda image: DieReadings.from_quads([six, blank], [0.7, 0.7]).mirrored(320)
+    detector.refined = lambda frame, found: found
+    found = DiceReader("cubes", detector, PipsAndDice()).read(frame, still=True)
+    assert sorted(found.centers.tolist()) == [[176, 148], [219, 108]]
 
 
 def test_a_deck_of_dice_shows_each_card_once_in_a_roll():
