@@ -26,9 +26,9 @@ import onnxruntime as ort
 
 from vision.readings import DieReadings
 
-# (a find's quad, the quads of the smaller finds on it) in: whether those are print on that
-# die's face (the reader's classifier looks at the pixels)
-PrintCheck = Callable[[np.ndarray, np.ndarray], bool]
+# (a photo, a find's quad, the quads of the smaller finds on it) in: whether those are print on
+# that die's face (the reader's classifier looks at the pixels: ``DiceReader.is_print``)
+PrintCheck = Callable[[np.ndarray, np.ndarray, np.ndarray], bool]
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
 SURE_ALONE = 0.6  # a still's find seen at one scale only is kept from this score (see merge)
 MIN_TILE = 32  # a photo smaller than this in a quarter is not searched by quarters
@@ -121,9 +121,7 @@ class Detector:
         found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, self.min_score, self.leaning_from)
         return keep_similar_sizes(found.shifted(-origin).scaled(scale))
 
-    def detect_at_scales(
-        self, frame: np.ndarray, is_print: Callable[[np.ndarray, np.ndarray, np.ndarray], bool] | None = None
-    ) -> DieReadings:
+    def detect_at_scales(self, frame: np.ndarray, is_print: PrintCheck | None = None) -> DieReadings:
         """For a still photo, where time is cheap and the dice may be any size: a first look at
         several scales (``passes_at_scales``), less the print on a die that a finer pass found
         as dice of their own (``without_print``, when the caller's ``is_print(frame, die,
@@ -136,7 +134,7 @@ class Detector:
         window that shows it at the network's best size (``refined``)."""
         passes = self.passes_at_scales(frame)
         if is_print is not None:
-            passes = without_print(passes, lambda die, marks: is_print(frame, die, marks))
+            passes = without_print(passes, frame, is_print)
         first_look = merge(like_sized(passes))
         mirror_look = self.detect(cv2.flip(frame, 1)).mirrored(frame.shape[1])
         return self.refined(frame, merge([first_look, mirror_look]))
@@ -378,9 +376,10 @@ def printed_on_others(found: DieReadings, share: float = PRINT_SHARE) -> np.ndar
     return printed
 
 
-def without_print(passes: list[DieReadings], is_print: PrintCheck) -> list[DieReadings]:
+def without_print(passes: list[DieReadings], frame: np.ndarray, is_print: PrintCheck) -> list[DieReadings]:
     """``passes`` less each find whose centre lies on a find over 1/``PRINT_SHARE`` times its
-    side, seen by two passes or more, when ``is_print(that find's quad, the quads on it)`` says
+    side, seen by two passes or more, when ``is_print(frame, that find's quad, the quads on
+    it)`` says
     they are its print: the pips and frames a finer pass found on a die that coarser passes
     found whole. Outlines alone cannot tell a die's print from a group of dice found as one
     (``PRINT_SHARE``); the caller looks at the pixels."""
@@ -404,7 +403,7 @@ def without_print(passes: list[DieReadings], is_print: PrintCheck) -> list[DieRe
     printed = {
         i
         for j, marks in on.items()
-        if seen_by(j) >= 2 and is_print(everything.quads[j], everything.quads[marks])
+        if seen_by(j) >= 2 and is_print(frame, everything.quads[j], everything.quads[marks])
         for i in marks
     }
     if not printed:
@@ -412,7 +411,7 @@ def without_print(passes: list[DieReadings], is_print: PrintCheck) -> list[DieRe
     starts = np.cumsum([0] + [len(found) for found in passes])
     return [
         found[[k for k in range(len(found)) if start + k not in printed]]
-        for found, start in zip(passes, starts, strict=False)
+        for found, start in zip(passes, starts[:-1], strict=True)
     ]
 
 

@@ -34,11 +34,12 @@ RECUTS = (1.12, 0.9)
 # more dice right in four of six rendered sets and fewer in none; docs/vision.md).
 RECUT_BELOW = 0.9
 # A photo's find with smaller finds on it silences them as its print (pips, a frame's squares)
-# when it reads as a face this surely (``Detector.detect_at_scales``'s ``reads_as_face``): a
-# crop around a group of dice read CUBES or 6 at 0.55-0.81 on the held-out scenes, and at any
-# label at all 9 dice were lost; a die under its square pips read 1.0 (session 32).
+# when it reads as a face this surely and each of them as one plain mark (``is_print``): a crop
+# round a group of dice read CUBES or 6 at 0.55-0.81 on the held-out scenes, and one round three
+# d6 dice read a 3 at 0.98, but the group's dice read as their own faces; a die under its
+# square pips read 1.0, and the squares BLANK (docs/vision.md, Limits, session 32).
 SURE_CONTAINER = 0.9
-PLAIN_MARKS = frozenset({"1", "BLANK", "AS", "AH", "AD", "AC"})  # what one pip or suit symbol reads as
+PLAIN_MARKS = frozenset({"1", "BLANK", "AS", "AH", "AD", "AC"})  # one pip, one square, one suit
 
 
 class DiceReader:

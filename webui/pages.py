@@ -77,7 +77,8 @@ def when_filter(at: str | None) -> str:
         return f"today {when:%H:%M}"
     if (today - when.date()).days == 1:
         return f"yesterday {when:%H:%M}"
-    return f"{when:%a %-d %b %H:%M}" if when.year == today.year else f"{when:%-d %b %Y}"
+    day = f"{when.day} {when:%b}"  # not %-d, which Windows' strftime lacks
+    return f"{when:%a} {day} {when:%H:%M}" if when.year == today.year else f"{day} {when.year}"
 
 
 def local_time(at: str | None) -> datetime | None:

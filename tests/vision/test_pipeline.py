@@ -300,23 +300,25 @@ def test_print_on_a_die_found_whole_goes_when_the_caller_sees_print():
     pips = [square_at((90, 90), 8), square_at((110, 110), 8)]
     coarse = DieReadings.from_quads([die], [0.65])
     fine = DieReadings.from_quads([*pips, elsewhere], [0.9, 0.85, 0.8])
+    frame = np.zeros((400, 400, 3), np.uint8)
     asked = []
 
     def answers(answer):
-        def is_print(container, marks):
+        def is_print(frame, container, marks):
             asked.append((container.mean(0).tolist(), len(marks)))
             return answer
 
         return is_print
 
-    kept = without_print([coarse, coarse, fine], answers(True))
+    kept = without_print([coarse, coarse, fine], frame, answers(True))
     assert [len(found) for found in kept] == [1, 1, 1] and kept[2].centers.tolist() == [[300, 300]]
     assert asked == [([100, 100], 2), ([100, 100], 2)]  # the die, as each coarse pass found it
     # where the caller sees no print (a group of dice found as one), all are kept
-    assert [len(found) for found in without_print([coarse, coarse, fine], answers(False))] == [1, 1, 3]
+    assert [len(found) for found in without_print([coarse, coarse, fine], frame, answers(False))] == [1, 1, 3]
     # nor is a die found by one pass alone asked about (a stray find around a group of dice)
     asked.clear()
-    assert [len(found) for found in without_print([coarse, fine], answers(True))] == [1, 3] and asked == []
+    assert [len(found) for found in without_print([coarse, fine], frame, answers(True))] == [1, 3]
+    assert asked == []
 
 
 class PipsAndDice:
