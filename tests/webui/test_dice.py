@@ -156,7 +156,7 @@ def watching(app, pip_dice, monkeypatch):
     detector, classifier, tones = pip_dice
     # A photo's search finds the stand-in detector's two dice anew in each of its passes,
     # dozens of places: a look reads the frame in one pass here.
-    monkeypatch.setattr(detector, "detect_at_scales", detector.detect)
+    monkeypatch.setattr(detector, "detect_at_scales", lambda frame, is_print=None: detector.detect(frame))
     hold = threading.Event()
     frames = [table(tones)] * 3
     camera = Camera(lambda: Frames(frames, hold=hold), detector, classifier, settle_seconds=SETTLE)
@@ -266,7 +266,8 @@ def test_a_camera_that_has_stopped_gives_no_look(app, api, pip_dice):
 def test_a_look_lists_the_dice_left_to_right(app, api, tmp_path, monkeypatch):
     cells = ((10, 3, False), (4, 8, False))  # the right-hand die higher up: found first
     detector = Detector(stand_in_detector(tmp_path / "detector.onnx", cells))
-    monkeypatch.setattr(detector, "detect_at_scales", detector.detect)  # one pass, as in `watching`
+    one_pass = detector.detect  # as in `watching`
+    monkeypatch.setattr(detector, "detect_at_scales", lambda frame, is_print=None: one_pass(frame))
     right, left = (centre(cell) for cell in cells)
     classifier = ToneClassifier({200: ("3", [("3", 0.9)]), 150: ("5", [("5", 0.9)])})
     hold = threading.Event()
