@@ -26,7 +26,7 @@ from vision.detector import (
     without_print,
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
-from vision.pipeline import RECUT_BELOW, DiceReader, each_face_once
+from vision.pipeline import RECUT_BELOW, UNREAD_KEPT_FROM, DiceReader, each_face_once
 from vision.readings import (
     LEANING,
     READ,
@@ -354,6 +354,28 @@ def test_a_photo_of_a_die_with_square_pips_reads_the_die_not_its_pips(tmp_path):
     detector.refined = lambda frame, found: found
     found = DiceReader("cubes", detector, PipsAndDice()).read(frame, still=True)
     assert sorted(found.centers.tolist()) == [[176, 148], [219, 108]]
+
+
+class ReadsNothing:
+    """Reads no crop as a face, nor calls any a table or a hand."""
+
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+        return [FaceReading(None, 0.3, [("6", 0.3)], nothing=0.1) for _ in crops]
+
+
+def test_a_photo_keeps_a_find_it_cannot_read_only_if_the_detector_is_sure_of_it(tmp_path):
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    sure, unsure = square_at((100, 100), 40), square_at((300, 100), 40)
+    found = DieReadings.from_quads([sure, unsure], [UNREAD_KEPT_FROM + 0.05, UNREAD_KEPT_FROM - 0.05])
+    detector.detect_at_scales = lambda frame, is_print=None: found
+    detector.detect = lambda frame: found
+    frame = np.zeros((240, 400, 3), np.uint8)
+    reader = DiceReader("d6", detector, ReadsNothing())
+    # in a photo the unsure find goes; the sure one stays, unreadable, for a tap
+    photo = reader.read(frame, still=True)
+    assert photo.centers.tolist() == [[100, 100]] and photo.labels == [None]
+    # a video frame keeps both: the tracker's vote over the frames decides
+    assert len(reader.read(frame)) == 2
 
 
 def test_a_deck_of_dice_shows_each_card_once_in_a_roll():
