@@ -59,10 +59,13 @@ class DiceReader:
         self.classifier = classifier if classifier is not None else FaceClassifier(FAST_MODEL)
         self.frames_read = 0
 
-    def read(self, frame: np.ndarray, still: bool = False) -> DieReadings:
+    def read(self, frame: np.ndarray, still: bool = False, unreadable: bool = False) -> DieReadings:
         """The dice in ``frame``; a ``still`` (a photo, not a video frame) is searched at
         several scales and its faces read at four turns, unsure ones given a second look (see
-        ``FaceClassifier.classify``) and cut again (``recut_unsure``), slower but surer.
+        ``FaceClassifier.classify``) and cut again (``recut_unsure``), slower but surer. A
+        photo's find that still reads as no face is kept only where the detector is sure of
+        it (``UNREAD_KEPT_FROM``), unless ``unreadable`` asks for every one (a set shown to
+        the camera to be taught: the dice it cannot read are the ones to teach).
         Video frames are read at one turn each, the next one each frame, so that the tracker's
         vote over a settled roll's frames sees each die turned every way for the price of one.
         Either way, a find too near a surer one is dropped as that die's side face (in a video
@@ -83,8 +86,7 @@ class DiceReader:
         found, faces, crops = found[keep], [faces[i] for i in keep], [crops[i] for i in keep]
         if still:
             self.recut_unsure(frame, found.quads, faces, crops)
-            # a photo's find that reads as no face, even cut again, is a die only if the detector is
-            # sure enough of it (``UNREAD_KEPT_FROM``)
+        if still and not unreadable:
             kept = [
                 i
                 for i, face in enumerate(faces)

@@ -286,7 +286,7 @@ class Camera:
         frame = self.latest
         if frame is None or not self.view.running:
             raise LookupError("the camera is not giving pictures now")
-        return self.photo_reader(kind).read(frame, still=True)
+        return self.photo_reader(kind).read(frame, still=True, unreadable=True)
 
     def photo_reader(self, kind: str) -> DiceReader:
         """The reader of a still frame as a photo: the default face model, or the camera's

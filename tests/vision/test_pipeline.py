@@ -374,8 +374,10 @@ def test_a_photo_keeps_a_find_it_cannot_read_only_if_the_detector_is_sure_of_it(
     # in a photo the unsure find goes; the sure one stays, unreadable, for a tap
     photo = reader.read(frame, still=True)
     assert photo.centers.tolist() == [[100, 100]] and photo.labels == [None]
-    # a video frame keeps both: the tracker's vote over the frames decides
+    # a video frame keeps both: the tracker's vote over the frames decides; and a set shown to
+    # be taught keeps both: the dice it cannot read are the ones to teach
     assert len(reader.read(frame)) == 2
+    assert len(reader.read(frame, still=True, unreadable=True)) == 2
 
 
 def test_a_deck_of_dice_shows_each_card_once_in_a_roll():
