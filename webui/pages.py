@@ -29,9 +29,7 @@ from webui.table import (
     catalog,
     face_colour,
     face_text,
-    game_card_text,
     in_words,
-    is_target_card,
     options_from_form,
     summary,
     table,
@@ -90,15 +88,9 @@ def local_time(at: str | None) -> datetime | None:
 
 @bp.app_template_filter("plain")
 def plain_filter(value: Any) -> str:
-    """A scoreboard cell in words; a hand of playing cards as printed (4♦ 5♠)."""
+    """A detail in words, cards as printed: a scoreboard cell (4♦ 5♠), a goal, a target card
+    (Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips)."""
     return in_words(as_printed("", value))
-
-
-@bp.app_template_filter("goal")
-def goal_filter(value: Any) -> str:
-    """A goal in words; a target card as it is printed: Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips
-    (Square Shootout's seven targets are records: one such line each)."""
-    return game_card_text(value) if is_target_card(value) else in_words(as_printed("", value))
 
 
 @bp.app_template_test("records")
@@ -261,7 +253,7 @@ def scoreboard_columns(
     for key, value in details.items():
         if isinstance(value, dict) and per_player(value, players):
             columns[key] = value
-        elif per_player(value, players):
+        elif isinstance(value, list) and per_player(value, players):
             for number, item in enumerate(value, 1):
                 columns[f"{key.removesuffix('_scores')} {number}"] = item
         elif (part := player_part(value, players)) is not None:
