@@ -1,7 +1,17 @@
+import os
+
 import pytest
+from hypothesis import settings
 
 from scoring import games
 from tests.fakes import PipRace
+
+# Property tests draw the same examples on every run, so a submission's test run cannot fail
+# on an example no earlier run drew; HYPOTHESIS_PROFILE=explore draws fresh ones, to hunt
+# for bugs locally (a failure found so prints the example to pin with @example).
+settings.register_profile("repeatable", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture
