@@ -171,7 +171,7 @@ def spun(data: dict[str, Any]) -> dict[str, Any]:
 def as_printed(key: str, value: Any) -> Any:
     """A move's field or a scoreboard cell as the table shows it: playing cards as printed
     (held: 2♣ 9♣ K♣), game cards as printed (Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips; Quick-Draw),
-    Cubes' chips counted out (3 blue, 1 red),
+    Cubes' chips counted out (3 blue, 1 red), Shooter's tricks taken (Ana 2, Bo 3, Cy 3),
     a trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
     square's grid row by row (rows split by /); anything else as it is, for ``in_words``."""
     if isinstance(value, list) and value:
@@ -187,6 +187,8 @@ def as_printed(key: str, value: Any) -> Any:
         return SHOOTOUT_TITLES[value]
     if is_game_card(value):
         return game_card_text(value)
+    if key == "tricks" and isinstance(value, dict) and all(isinstance(n, int) for n in value.values()):
+        return ", ".join(f"{player} {count}" for player, count in value.items())  # Ana 2, Bo 3
     if isinstance(value, dict) and set(value) == CHIP_COLOURS:  # Cubes' chips, counted out: 3 blue, 1 red
         return ", ".join(f"{count} {colour}" for colour, count in value.items() if count) or "none"
     if isinstance(value, dict):

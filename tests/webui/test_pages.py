@@ -211,6 +211,7 @@ def test_a_list_of_records_is_shown_one_a_line(app, client, name, detail, count)
         ("rodeo-rummy", "spin", "goal: A's & K's, effect: +5 per heart showing"),
         ("rodeo-rummy", "roll", "held: A♠ A♥"),  # cards as the dice print them, not 'AS; AH'
         ("shooter", "bid", "bid: 4, trump: hearts"),  # as the board names the trump, not 'H'
+        ("shooter", "tricks", "tricks: Ana 2, Bo 3, Cy 3"),  # not 'tricks: (Ana: 2, Bo: 3, Cy: 3)'
         ("old-town", "deal", "cards: A♠ 2♠ 3♠ 4♠ 5♠"),
         ("old-town", "give", "card: 5♠, to: Bob"),
         ("classic", "start", "Square Shooters: the Classic game with Ana, Bo, Cy"),  # not its module name
