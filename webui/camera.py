@@ -174,6 +174,7 @@ class Camera:
         settle_seconds: float = 0.3,
         backoff: tuple[float, ...] = (0.5, 1, 2, 4, 8),
         photo_classifier=None,
+        size_hints: bool = True,
     ):
         self.detector = detector
         # Video frames are read with ``classifier``; a settled roll, once, as a photo is read
@@ -181,6 +182,7 @@ class Camera:
         self.classifier = SharedClassifier(classifier, photo_classifier)
         self.kind = kind  # only games of this die kind (the demo clip shows Cubes dice)
         self.start_game = start_game  # starts a game when none of ``kind`` is in progress
+        self.size_hints = size_hints  # ask for the camera closer when the dice look small
         self.view = LiveView("starting")
         self.stopping = threading.Event()
         self.opener = opener
@@ -332,7 +334,7 @@ class Camera:
             self.view.set_status(f"watching {self.source.name}; the last roll was not scored: {error}")
             return
         save_crops(app, target.game_id, stored.seq, roll.crops)
-        hint = size_hint(event.dice, target.die_kind)
+        hint = size_hint(event.dice, target.die_kind) if self.size_hints else None
         self.view.set_status(f"watching {self.source.name}" + (f"; {hint}" if hint else ""))
         app.extensions["dicescore.changes"].notify()
 
@@ -428,6 +430,7 @@ def demo_camera(
             kind="cubes",
             start_game=start_demo_game,
             photo_classifier=photo_classifier,
+            size_hints=False,  # nobody can move the demo's camera closer
         )
     except (DetectorFileError, ModelFileError, SourceError) as error:
         log.warning("the demo video cannot play (%s): playing seeded throws instead", error)
