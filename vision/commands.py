@@ -96,7 +96,7 @@ def watch_command(args: argparse.Namespace) -> None:
                 if event is not None:
                     print(json.dumps(event.to_json()), flush=True)
                     hint = size_hint(event.dice, args.dice)
-                    if hint:
+                    if hint and args.source != "demo":  # nobody can move the demo's camera closer
                         print(f"dicescore watch: {hint}", file=sys.stderr)
         except SourceError as error:  # a live source reconnects; a file or folder ends here
             fail("watch", str(error))

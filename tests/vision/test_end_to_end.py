@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.sources
 from dicescore.cli import main
 from vision.detector import Detector
 from vision.faces import FAST_MODEL, FaceClassifier
@@ -269,6 +270,14 @@ def test_watch_prints_the_hint_beside_the_rolls(capsys):
     rolls = out.splitlines()
     assert len(rolls) == 3 and all(json.loads(line)["dice"] for line in rolls)
     assert err.count("dicescore watch: the dice look small to the camera") == 3
+
+
+def test_watch_gives_no_hint_for_the_demo_whose_camera_cannot_move(capsys, monkeypatch):
+    # the Cubes clip's dice (about 18 px) ask for the camera closer, played as a file
+    monkeypatch.setattr(vision.sources, "DEMO_CLIP", CLIPS["cubes"][0])
+    main(["watch", "--source", "demo", "--dice", "cubes"])
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 3 and "look small" not in err
 
 
 def test_a_photo_reads_a_die_under_its_square_pips_not_the_pips(models):
