@@ -108,7 +108,7 @@ class Cubes(Game):
         "all_blank": Option(
             "player-pays-5",
             "what an all-blank roll does (the sheet's rule was lost)",
-            choices=tuple(ALL_BLANK_RULES),
+            choices=ALL_BLANK_RULES,
         ),
         "sets": Option(3, "sets in a game", minimum=1, maximum=9),
     }

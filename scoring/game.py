@@ -73,11 +73,12 @@ class Event:
 
 @dataclass(frozen=True)
 class Option:
-    """One game option: its default, what it means, and the values it may take."""
+    """One game option: its default, what it means, and the values it may take, each with
+    what it means (shown beside it where a game is set up)."""
 
     default: Any
     help: str
-    choices: tuple[Any, ...] | None = None
+    choices: Mapping[Any, str] | None = None
     minimum: int | None = None
     maximum: int | None = None
 

@@ -191,7 +191,7 @@ class RodeoRummy(Game):
         "spinner": Option(
             "virtual",
             "spin on the screen, or enter what a physical spinner shows",
-            choices=("virtual", "physical"),
+            choices={"virtual": "spin on the screen", "physical": "enter what a physical spinner shows"},
         ),
         "spin_twice": Option(False, "spin once for the goal and once more for the bonus or penalty"),
         "no_bonus": Option(False, "play without bonuses or penalties (for younger players)"),

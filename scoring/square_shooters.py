@@ -137,7 +137,7 @@ COMMON_OPTIONS: Mapping[str, Option] = {
     "tiebreak": Option(
         "rounds",
         "Players tied at the end play more rounds until one leads (rounds), or face off in a showdown",
-        choices=("rounds", "showdown"),
+        choices={"rounds": "more rounds until one leads", "showdown": "a showdown"},
     ),
 }
 DECK_OPTIONS: Mapping[str, Option] = {
@@ -145,7 +145,7 @@ DECK_OPTIONS: Mapping[str, Option] = {
     "deck": Option(
         "virtual",
         "Draw game cards from the app's shuffled deck (virtual), or enter each physical card drawn",
-        choices=("virtual", "physical"),
+        choices={"virtual": "the app's shuffled deck", "physical": "enter each physical card drawn"},
     ),
 }
 

@@ -224,7 +224,7 @@ class SquibSquares(Game):
         "tied_bonus": Option(
             "each",
             "who receives a special bonus when players tie for it",
-            choices=("each", "nobody"),
+            choices={"each": "each tied player", "nobody": "nobody"},
         ),
     }
 

@@ -50,6 +50,7 @@ def game_info(game: type[Game]) -> dict[str, Any]:
                 "default": option.default,
                 "help": option.help,
                 "choices": list(option.choices) if option.choices is not None else None,
+                "meanings": dict(option.choices) if option.choices is not None else None,
                 "minimum": option.minimum,
                 "maximum": option.maximum,
             }

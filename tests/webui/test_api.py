@@ -14,11 +14,16 @@ def test_the_catalog_offers_every_game_with_its_options(api):
             "default": 20,
             "help": "first to this many pips wins",
             "choices": None,
+            "meanings": None,
             "minimum": 1,
             "maximum": None,
         }
     ]
     assert catalog["die_kinds"]["d6"]["labels"] == ["1", "2", "3", "4", "5", "6"]
+    cubes = next(game for game in catalog["games"] if game["name"] == "cubes")
+    all_blank = next(option for option in cubes["options"] if option["name"] == "all_blank")
+    assert all_blank["choices"] == ["player-pays-5", "nothing", "roll-again"]
+    assert all_blank["meanings"]["roll-again"] == "the player rolls again"
 
 
 def test_a_game_is_created_listed_and_viewed(api):

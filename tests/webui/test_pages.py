@@ -40,6 +40,13 @@ def test_the_form_explains_what_is_wrong(client):
     assert client.get("/api/games").json["games"] == []
 
 
+def test_an_options_choices_are_offered_by_what_they_mean(client):
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r'<option value="roll-again"[^>]*>the player rolls again</option>', page)
+    assert re.search(r'<option value="physical"[^>]*>enter what a physical spinner shows</option>', page)
+    assert ">player-pays-5<" not in page
+
+
 def test_options_of_every_kind_are_read_from_the_form(client):
     cubes = {"cubes:all_blank": "nothing", "cubes:sets": "2", "cubes:starting_points": "30"}
     create(client, game="cubes", player=["Ana", "Bo"], **cubes)
