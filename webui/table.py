@@ -173,6 +173,7 @@ def as_printed(key: str, value: Any) -> Any:
     """A move's field or a scoreboard cell as the table shows it: playing cards as printed
     (held: 2♣ 9♣ K♣), game cards as printed (Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips; Quick-Draw),
     Cubes' chips counted out (3 blue, 1 red), Shooter's tricks taken (Ana 2, Bo 3, Cy 3),
+    shootout cards in play by who played them (Ana: Double-Down),
     a trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
     square's grid row by row (rows split by /); anything else as it is, for ``in_words``."""
     if isinstance(value, list) and value:
@@ -188,6 +189,8 @@ def as_printed(key: str, value: Any) -> Any:
         return SHOOTOUT_TITLES[value]
     if is_game_card(value):
         return game_card_text(value)
+    if isinstance(value, dict) and set(value) == {"player", "card"} and value["card"] in SHOOTOUT_TITLES:
+        return f"{value['player']}: {SHOOTOUT_TITLES[value['card']]}"  # a shootout card in play
     if key == "tricks" and isinstance(value, dict) and all(isinstance(n, int) for n in value.values()):
         return ", ".join(f"{player} {count}" for player, count in value.items())  # Ana 2, Bo 3
     if isinstance(value, dict) and set(value) == CHIP_COLOURS:  # Cubes' chips, counted out: 3 blue, 1 red

@@ -263,6 +263,19 @@ def test_shootout_cards_held_are_shown_by_their_titles(app, client):
     assert "<td>Quick-Draw</td>" in scores and "quick_draw" not in scores
 
 
+def test_shootout_cards_in_play_are_shown_by_who_played_them(api):
+    # it read "player: Ana, card: Double-Down", a record, under the scores
+    game_id = api.new_game("square-shooters/classic", deck="physical")
+    assert api.move(game_id, "draw", "Ana", card={"shootout": "double_down"}).status_code == 201
+    full_house = {"kind": "full_house", "cards": ["7C", "7H", "7D", "AS", "AH"], "chips": 8}
+    assert api.move(game_id, "draw", "Ana", card=full_house).status_code == 201
+    faces = ["7C", "7H", "2S", "3D", "4H", "5C", "9S", "JD", "KC"]
+    assert api.move(game_id, "roll", "Ana", faces=faces).status_code == 201
+    assert api.move(game_id, "play", "Ana", card="double_down").status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert re.search(r"<dt>in play</dt>\s*<dd><ol class=\"records\"><li>Ana: Double-Down</li></ol></dd>", html)
+
+
 def test_a_detail_for_some_players_is_a_column_with_a_dash_for_the_rest(app, client):
     # Twenty-One's last round is Ann's and Cy's (Bob sits out): its hands were one line of
     # "Ann: (cards: (10H; 10D), value: 20, ...), Cy: (...)" under the table
