@@ -14,6 +14,7 @@ import vision.faces
 import vision.pipeline
 from dicescore.cli import main
 from vision.detector import (
+    TOP_FACES_APART,
     Detector,
     DetectorFileError,
     averaged,
@@ -268,6 +269,31 @@ def test_a_photo_drops_a_find_nearer_a_surer_one_than_two_top_faces_can_lie(tmp_
     detector.detect = lambda image: found.mirrored(640)  # the mirror look sees all three
     kept = DiceReader("d6", detector, FakeClassifier()).read(np.zeros((480, 640, 3), np.uint8), still=True)
     assert sorted(kept.centers.tolist()) == [[120, 120], [162, 120]]
+
+
+def slanted_face(centre, turn_degrees, side=40, squash=0.5):
+    """A die's top face as a camera at a slant sees it: a square turned on the table, then
+    shortened up the picture by ``squash``."""
+    t = np.radians(turn_degrees)
+    turn = np.float32([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    square = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2 @ turn
+    return (square * [1, squash] + centre).astype(np.float32)
+
+
+def test_a_photo_keeps_two_dice_touching_in_depth_though_nearer_than_a_side(tmp_path):
+    # Seen at a slant, a face is shorter up the picture than its side (the square root of its
+    # area), so a die touching another behind it lies nearer than TOP_FACES_APART; but the two
+    # faces share no edge, as a die's top and side faces do.
+    near = slanted_face((120, 120), 0)
+    behind = slanted_face((120, 95), 35)  # turned on the table, its nearest corner touching
+    side_face = np.float32([[100, 130], [140, 130], [140, 146], [100, 146]])  # under `near`'s edge
+    found = DieReadings.from_quads([near, behind, side_face], scores=[0.9, 0.7, 0.7])
+    assert np.linalg.norm(found.centers[1] - found.centers[0]) < TOP_FACES_APART * found.sizes[:2].max()
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    detector.passes_at_scales = lambda image: [found, found]
+    detector.detect = lambda image: found.mirrored(640)
+    kept = DiceReader("d6", detector, FakeClassifier()).read(np.zeros((480, 640, 3), np.uint8), still=True)
+    assert sorted(kept.centers.tolist()) == [[120, 95], [120, 120]]
 
 
 def test_the_print_on_a_dies_face_is_not_taken_for_dice_of_its_own():

@@ -273,7 +273,8 @@ def test_shootout_cards_in_play_are_shown_by_who_played_them(api):
     assert api.move(game_id, "roll", "Ana", faces=faces).status_code == 201
     assert api.move(game_id, "play", "Ana", card="double_down").status_code == 201
     html = api.client.get(f"/games/{game_id}/board").json["html"]
-    assert re.search(r"<dt>in play</dt>\s*<dd><ol class=\"records\"><li>Ana: Double-Down</li></ol></dd>", html)
+    in_play = r"<dt>in play</dt>\s*<dd><ol class=\"records\"><li>Ana: Double-Down</li></ol></dd>"
+    assert re.search(in_play, html)
 
 
 def test_a_detail_for_some_players_is_a_column_with_a_dash_for_the_rest(app, client):
