@@ -83,6 +83,14 @@ VIDEO_SIDE_FACE_MARGIN = 0.15
 REFINE_SIDE = 32
 REFINE_SHIFT = 0.25
 REFINE_SIZE = (0.7, 1.4)
+# A photo's mirror look sees the whole frame at the network's size, so in a photo bigger than
+# that, a die the first look is unsure of may be too small there to be seen again. Such a
+# find, seen under this many network pixels by the whole mirror look and missed by it, is
+# looked at mirrored in a window that shows it at REFINE_SIDE instead (``mirror_look``).
+# Photos, before -> after (session 34): 1280x960 d6 94.3 / 96.8 / 90.4% / 30 -> 95.2 / 96.9 /
+# 91.2% / 31 of 48; Cubes 89.6 / 86.6 -> 89.6 / 84.4%, faces unchanged; the 320x240 held-out
+# scenes (no bigger than the network's view) and close-ups unchanged (docs/vision.md).
+MIRROR_WINDOW_BELOW = 20
 # A find leans when the network's cocked output reaches this. A model file may carry its own
 # (metadata ``leaning_from``, chosen on training-split scenes it never saw: models/detector.md).
 LEANING_FROM = 0.5
@@ -90,6 +98,20 @@ LEANING_FROM = 0.5
 
 class DetectorFileError(RuntimeError):
     """The detector model file is missing or is not a usable detector."""
+
+
+class Pyramid:
+    """A frame and its halvings, each made when a window first needs it, and the frame's mean
+    colour, to paint where a window leaves the frame."""
+
+    def __init__(self, frame: np.ndarray):
+        self.levels = [frame]
+        self.fill = [float(v) for v in cv2.mean(frame)[:3]]
+
+    def halved(self, times: int) -> np.ndarray:
+        while len(self.levels) <= times:
+            self.levels.append(cv2.pyrDown(self.levels[-1]))
+        return self.levels[times]
 
 
 class Detector:
@@ -137,17 +159,32 @@ class Detector:
         as dice of their own (``without_print``, when the caller's ``is_print(frame, die,
         marks)`` is given), the finds unlike the sure dice of all passes in size dropped (a
         card, a cup or a group of dice seen as one) and the rest merged; then
-        a second look at the whole frame mirrored left to right.  A find the first look is
-        unsure of must be seen in the mirror image too, and a die leans when either look says
-        so: on held-out scenes this dropped more false finds than dice and flagged more of the
+        a second look at the frame mirrored left to right (``mirror_look``).  A find the first
+        look is unsure of must be seen in the mirror image too, and a die leans when either
+        look says so: on held-out scenes this dropped more false finds than dice and flagged more of the
         leaning dice (docs/vision.md).  Last, each die's corners are taken again from a
         window that shows it at the network's best size (``refined``)."""
         passes = self.passes_at_scales(frame)
         if is_print is not None:
             passes = without_print(passes, frame, is_print)
         first_look = merge(like_sized(passes))
-        mirror_look = self.detect(cv2.flip(frame, 1)).mirrored(frame.shape[1])
-        return self.refined(frame, merge([first_look, mirror_look]))
+        return self.refined(frame, merge([first_look, self.mirror_look(frame, first_look)]))
+
+    def mirror_look(self, frame: np.ndarray, first_look: DieReadings) -> DieReadings:
+        """The finds of the frame mirrored left to right, in frame coordinates; in a photo
+        bigger than the network's view, also each unsure find of ``first_look`` that the
+        whole look missed and saw small (``MIRROR_WINDOW_BELOW``), if a mirrored window
+        showing it at ``REFINE_SIDE`` finds it again."""
+        whole = self.detect(cv2.flip(frame, 1)).mirrored(frame.shape[1])
+        view = min(self.width / frame.shape[1], self.height / frame.shape[0])  # network px a frame px
+        if view >= 1:
+            return whole
+        again, pyramid = [], Pyramid(frame)
+        for centre, side, score in zip(first_look.centers, first_look.sizes, first_look.scores, strict=True):
+            seen = len(whole) > 0 and (np.linalg.norm(whole.centers - centre, axis=1) < SAME_DIE * side).any()
+            if score < SURE_ALONE and not seen and side * view < MIRROR_WINDOW_BELOW:
+                again.append(self.window_look(pyramid, centre, side, mirrored=True))
+        return joined([whole, *(found for found in again if found is not None)])
 
     def refined(self, frame: np.ndarray, found: DieReadings) -> DieReadings:
         """Each find looked at again in a window around it that shows its face at
@@ -160,28 +197,38 @@ class Detector:
         if len(found) == 0:
             return found
         quads = found.quads.copy()
-        fill = [float(v) for v in cv2.mean(frame)[:3]]
-        halvings = {0: frame}  # the frame halved so many times
+        pyramid = Pyramid(frame)
         for i, (centre, side) in enumerate(zip(found.centers, found.sizes, strict=True)):
-            # A big die is cut from the frame halved until its window is at most twice the
-            # network's input: a die filling a 48-megapixel photo would want a window of GBs.
-            times = max(0, math.ceil(math.log2(max(float(side), 1.0) / (2 * REFINE_SIDE))))
-            while times not in halvings:
-                halvings[len(halvings)] = cv2.pyrDown(halvings[len(halvings) - 1])
-            scale = 2.0**times
-            zoom = REFINE_SIDE / max(float(side) / scale, 1.0)  # network pixels per pixel cut
-            width, height = round(self.width / zoom), round(self.height / zoom)
-            x0, y0 = round(centre[0] / scale - width / 2), round(centre[1] / scale - height / 2)
-            window = cut_window(halvings[times], x0, y0, width, height, fill)
-            again = self.detect(window).shifted((x0, y0)).scaled(scale)
-            if len(again) == 0:
-                continue
-            distances = np.linalg.norm(again.centers - centre, axis=1)
-            nearest = int(np.argmin(distances))
-            ratio = again.sizes[nearest] / max(float(side), 1.0)
-            if distances[nearest] < REFINE_SHIFT * side and REFINE_SIZE[0] <= ratio <= REFINE_SIZE[1]:
-                quads[i] = averaged(quads[i], again.quads[nearest])
+            again = self.window_look(pyramid, centre, side)
+            if again is not None:
+                quads[i] = averaged(quads[i], again.quads[0])
         return replace(found, quads=quads)
+
+    def window_look(
+        self, pyramid: Pyramid, centre: np.ndarray, side: float, mirrored: bool = False
+    ) -> DieReadings | None:
+        """The die at ``centre`` found again in a window of the frame that shows its face at
+        ``REFINE_SIDE`` pixels of the network's input (the window ``mirrored`` left to right
+        if asked): the window's find nearest ``centre``, if it is the same die (within
+        ``REFINE_SHIFT`` of a face, its side within ``REFINE_SIZE`` times); else None."""
+        # A big die is cut from the frame halved until its window is at most twice the
+        # network's input: a die filling a 48-megapixel photo would want a window of GBs.
+        times = max(0, math.ceil(math.log2(max(float(side), 1.0) / (2 * REFINE_SIDE))))
+        scale = 2.0**times
+        zoom = REFINE_SIDE / max(float(side) / scale, 1.0)  # network pixels per pixel cut
+        width, height = round(self.width / zoom), round(self.height / zoom)
+        x0, y0 = round(centre[0] / scale - width / 2), round(centre[1] / scale - height / 2)
+        window = cut_window(pyramid.halved(times), x0, y0, width, height, pyramid.fill)
+        seen = self.detect(cv2.flip(window, 1)).mirrored(width) if mirrored else self.detect(window)
+        again = seen.shifted((x0, y0)).scaled(scale)
+        if len(again) == 0:
+            return None
+        distances = np.linalg.norm(again.centers - centre, axis=1)
+        nearest = int(np.argmin(distances))
+        ratio = again.sizes[nearest] / max(float(side), 1.0)
+        if distances[nearest] < REFINE_SHIFT * side and REFINE_SIZE[0] <= ratio <= REFINE_SIZE[1]:
+            return again[[nearest]]
+        return None
 
     def passes_at_scales(self, frame: np.ndarray) -> list[DieReadings]:
         """The finds of each way of looking at a still, in frame coordinates: the whole frame;
@@ -398,10 +445,7 @@ def without_print(passes: list[DieReadings], frame: np.ndarray, is_print: PrintC
     they are its print: the pips and frames a finer pass found on a die that coarser passes
     found whole. Outlines alone cannot tell a die's print from a group of dice found as one
     (``PRINT_SHARE``); the caller looks at the pixels."""
-    everything = DieReadings.from_quads(
-        np.concatenate([found.quads for found in passes]).reshape(-1, 4, 2),
-        np.concatenate([found.scores for found in passes]),
-    )
+    everything = joined(passes)
     sizes, centres = everything.sizes, everything.centers
     owner = np.repeat(np.arange(len(passes)), [len(found) for found in passes])
 
@@ -449,15 +493,22 @@ def edge_gaps(quads: np.ndarray) -> np.ndarray:
     return np.minimum(along, reversed_).min((-2, -1))
 
 
+def joined(looks: list[DieReadings]) -> DieReadings:
+    """The finds of several looks at one frame as one set of finds (unread)."""
+    return DieReadings.from_quads(
+        np.concatenate([found.quads for found in looks]).reshape(-1, 4, 2),
+        np.concatenate([found.scores for found in looks]),
+        np.concatenate([found.cocked for found in looks]),
+    )
+
+
 def merge(passes: list[DieReadings], sure: float = SURE_ALONE, support: int = 2) -> DieReadings:
     """One find per die from several passes: the surest first, then any whose centre is not
     within half a face of one already kept.  A die must be seen by ``support`` passes, unless
     one pass is ``sure`` of it: a stray find at one scale is most often not a die.  Whether it
     leans is the passes' majority vote (a tie leans)."""
-    quads = np.concatenate([found.quads for found in passes]).reshape(-1, 4, 2)
-    scores = np.concatenate([found.scores for found in passes])
-    everything = DieReadings.from_quads(quads, scores)
-    centres, sizes = everything.centers, everything.sizes
+    everything = joined(passes)
+    centres, sizes, scores = everything.centers, everything.sizes, everything.scores
     chosen, leaning = [], []
     for i in one_per_die(everything):
         votes = []  # per pass that sees this die: does its nearest find lean?

@@ -14,6 +14,7 @@ import vision.faces
 import vision.pipeline
 from dicescore.cli import main
 from vision.detector import (
+    REFINE_SIDE,
     TOP_FACES_APART,
     Detector,
     DetectorFileError,
@@ -484,6 +485,38 @@ def test_a_die_filling_a_big_photo_is_looked_at_again_in_a_window_of_bounded_siz
     assert refined.sizes == pytest.approx([1000], rel=0.01)
     shift = refined.centers[0] - found.centers[0]
     assert (shift > 0).all() and np.linalg.norm(shift) < 0.25 * 1000
+
+
+class WindowOnlyDetector(Detector):
+    """Sees a die in the middle of any window it is shown (as big as ``REFINE_SIDE`` makes it),
+    and nothing in a whole frame: a die too small for the whole look to see."""
+
+    def detect(self, image):
+        if image.shape[:2] == self.frame_shape:
+            return DieReadings.empty()
+        h, w = image.shape[:2]
+        return DieReadings.from_quads([square_at((w / 2, h / 2), w * REFINE_SIDE / self.width)], [0.5])
+
+
+def test_a_big_photos_unsure_find_is_looked_for_mirrored_in_a_window_at_its_best_size(tmp_path):
+    # The whole mirror look of a 640x480 photo (the stand-in's view is 64x48) sees a 30-px die
+    # at 3 px and misses it; a mirrored window showing it at REFINE_SIDE finds it again.
+    detector = WindowOnlyDetector(stand_in_detector(tmp_path / "one.onnx"))
+    frame = np.zeros((480, 640, 3), np.uint8)
+    unsure = DieReadings.from_quads([square_at((200, 100), 30)], scores=[0.5])
+    detector.frame_shape = frame.shape[:2]
+    detector.passes_at_scales = lambda image: [unsure, unsure]  # seen by two passes, unsure
+    assert detector.detect_at_scales(frame).centers.tolist() == [[200, pytest.approx(100, abs=1)]]
+    assert len(detector.mirror_look(frame, unsure)) == 1
+    # a photo no bigger than the network's view was seen whole at its size: no window
+    small = np.zeros((48, 64, 3), np.uint8)
+    detector.frame_shape = small.shape[:2]
+    tiny = DieReadings.from_quads([square_at((20, 10), 3)], scores=[0.5])
+    assert len(detector.mirror_look(small, tiny)) == 0
+    # nor for a sure find, which needs no second look, nor for one the whole look saw big
+    detector.frame_shape = frame.shape[:2]
+    assert len(detector.mirror_look(frame, DieReadings.from_quads([square_at((200, 100), 30)], [0.9]))) == 0
+    assert len(detector.mirror_look(frame, DieReadings.from_quads([square_at((200, 100), 300)], [0.5]))) == 0
 
 
 def test_two_quads_of_one_face_average_corner_by_corner_whatever_corner_each_starts_at():
