@@ -173,7 +173,8 @@ def as_printed(key: str, value: Any) -> Any:
     """A move's field or a scoreboard cell as the table shows it: playing cards as printed
     (held: 2♣ 9♣ K♣), game cards as printed (Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips; Quick-Draw),
     Cubes' chips counted out (3 blue, 1 red), Shooter's tricks taken (Ana 2, Bo 3, Cy 3),
-    shootout cards in play by who played them (Ana: Double-Down),
+    shootout cards in play by who played them (Ana: Double-Down), a ranking's places (Ana: 6),
+    Squib Squares' squares by their size (2×2 for 6 points),
     a trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
     square's grid row by row (rows split by /); anything else as it is, for ``in_words``."""
     if isinstance(value, list) and value:
@@ -191,6 +192,10 @@ def as_printed(key: str, value: Any) -> Any:
         return game_card_text(value)
     if isinstance(value, dict) and set(value) == {"player", "card"} and value["card"] in SHOOTOUT_TITLES:
         return f"{value['player']}: {SHOOTOUT_TITLES[value['card']]}"  # a shootout card in play
+    if isinstance(value, dict) and set(value) == {"player", "total"}:
+        return f"{value['player']}: {value['total']}"  # a place in a ranking
+    if isinstance(value, dict) and set(value) == {"rows", "columns", "cards", "score"}:
+        return f"{value['rows']}×{value['columns']} for {value['score']} points"  # a square
     if key == "tricks" and isinstance(value, dict) and all(isinstance(n, int) for n in value.values()):
         return ", ".join(f"{player} {count}" for player, count in value.items())  # Ana 2, Bo 3
     if isinstance(value, dict) and set(value) == CHIP_COLOURS:  # Cubes' chips, counted out: 3 blue, 1 red

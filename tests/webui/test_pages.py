@@ -277,6 +277,17 @@ def test_shootout_cards_in_play_are_shown_by_who_played_them(api):
     assert re.search(in_play, html)
 
 
+def test_squib_squares_shows_each_square_by_its_size_and_the_ranking_by_name(app, client):
+    # they read "A: (rows: 2, columns: 2, cards: 4, score: 6)" and "player: Ana, total: 6"
+    html = golden_board(app, client, "squib-squares")
+    scores = html[html.index('id="scores"') : html.index("</table>")]
+    assert "<td>b1: 3×2 for 9 points, b2: 2×1 for 2 points</td>" in scores  # Bo's two squares
+    assert "rows:" not in scores and "score:" not in scores
+    ranking = html[html.index("<dt>ranking</dt>") :]
+    ranking = ranking[: ranking.index("</ol>")]
+    assert re.findall(r"<li>(\w+): \d+</li>", ranking) and "player:" not in ranking
+
+
 def test_a_detail_for_some_players_is_a_column_with_a_dash_for_the_rest(app, client):
     # Twenty-One's last round is Ann's and Cy's (Bob sits out): its hands were one line of
     # "Ann: (cards: (10H; 10D), value: 20, ...), Cy: (...)" under the table
