@@ -174,6 +174,7 @@ def as_printed(key: str, value: Any) -> Any:
     (held: 2♣ 9♣ K♣), game cards as printed (Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips; Quick-Draw),
     Cubes' chips counted out (3 blue, 1 red), Shooter's tricks taken (Ana 2, Bo 3, Cy 3),
     shootout cards in play by who played them (Ana: Double-Down), a ranking's places (Ana: 6),
+    Shooter's bids (Bo: 4, Cy: pass) and hands played (dealt by Ana: Ana 2, Bo 5, Cy 1),
     Squib Squares' squares by their size (2×2 for 6 points),
     a trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
     square's grid row by row (rows split by /); anything else as it is, for ``in_words``."""
@@ -194,6 +195,11 @@ def as_printed(key: str, value: Any) -> Any:
         return f"{value['player']}: {SHOOTOUT_TITLES[value['card']]}"  # a shootout card in play
     if isinstance(value, dict) and set(value) == {"player", "total"}:
         return f"{value['player']}: {value['total']}"  # a place in a ranking
+    if isinstance(value, dict) and set(value) == {"player", "bid"}:  # Shooter's bidding so far
+        return f"{value['player']}: {'pass' if value['bid'] is None else value['bid']}"
+    if isinstance(value, dict) and set(value) == {"dealer", "scores"} and isinstance(value["scores"], dict):
+        scores = ", ".join(f"{player} {points}" for player, points in value["scores"].items())
+        return f"dealt by {value['dealer']}: {scores}"  # a Shooter hand played
     if isinstance(value, dict) and set(value) == {"rows", "columns", "cards", "score"}:
         return f"{value['rows']}×{value['columns']} for {value['score']} points"  # a square
     if key == "tricks" and isinstance(value, dict) and all(isinstance(n, int) for n in value.values()):

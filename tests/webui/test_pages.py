@@ -288,6 +288,20 @@ def test_squib_squares_shows_each_square_by_its_size_and_the_ranking_by_name(app
     assert re.findall(r"<li>(\w+): \d+</li>", ranking) and "player:" not in ranking
 
 
+def test_shooters_hands_and_bids_read_as_a_score_pad_has_them(api):
+    # they read "dealer: Ana, scores: (Ana: 2, Bo: 5, Cy: 1)" and "player: Bo, bid: 4"
+    game_id = api.new_game("shooter", players=("Ana", "Bo", "Cy"))
+    assert api.move(game_id, "bid", "Bo", bid=4).status_code == 201
+    assert api.move(game_id, "pass", "Cy").status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert re.search(r"<dt>bids</dt>\s*<dd><ol class=\"records\"><li>Bo: 4</li><li>Cy: pass</li></ol>", html)
+    for move, player, data in (("pass", "Ana", {}), ("trump", "Bo", {"trump": "H"})):
+        assert api.move(game_id, move, player, **data).status_code == 201
+    assert api.move(game_id, "tricks", tricks={"Ana": 2, "Bo": 5, "Cy": 1}).status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert "<li>dealt by Ana: Ana 2, Bo 5, Cy 1</li>" in html
+
+
 def test_a_detail_for_some_players_is_a_column_with_a_dash_for_the_rest(app, client):
     # Twenty-One's last round is Ann's and Cy's (Bob sits out): its hands were one line of
     # "Ann: (cards: (10H; 10D), value: 20, ...), Cy: (...)" under the table
