@@ -525,7 +525,12 @@ class _DeckGame(SquareShooters):
             **super().details(),
             "held": {player: list(cards) for player, cards in self.held.items()},
             "in_play": [{"player": player, "card": kind} for player, kind in self.in_play],
-            "deck": {"pile": len(self.pile), "discards": len(self.discards)},
+            # a physical deck is on the table, where the players see it
+            **(
+                {"deck": {"pile": len(self.pile), "discards": len(self.discards)}}
+                if self.options["deck"] == "virtual"
+                else {}
+            ),
         }
 
 

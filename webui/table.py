@@ -175,6 +175,7 @@ def as_printed(key: str, value: Any) -> Any:
     Cubes' chips counted out (3 blue, 1 red), Shooter's tricks taken (Ana 2, Bo 3, Cy 3),
     shootout cards in play by who played them (Ana: Double-Down), a ranking's places (Ana: 6),
     Shooter's bids (Bo: 4, Cy: pass) and hands played (dealt by Ana: Ana 2, Bo 5, Cy 1),
+    the game cards' deck (35 cards to draw, 5 discarded),
     Squib Squares' squares by their size (2×2 for 6 points),
     a trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
     square's grid row by row (rows split by /); anything else as it is, for ``in_words``."""
@@ -193,6 +194,8 @@ def as_printed(key: str, value: Any) -> Any:
         return game_card_text(value)
     if isinstance(value, dict) and set(value) == {"player", "card"} and value["card"] in SHOOTOUT_TITLES:
         return f"{value['player']}: {SHOOTOUT_TITLES[value['card']]}"  # a shootout card in play
+    if isinstance(value, dict) and set(value) == {"pile", "discards"}:
+        return f"{value['pile']} cards to draw, {value['discards']} discarded"  # the game cards
     if isinstance(value, dict) and set(value) == {"player", "total"}:
         return f"{value['player']}: {value['total']}"  # a place in a ranking
     if isinstance(value, dict) and set(value) == {"player", "bid"}:  # Shooter's bidding so far

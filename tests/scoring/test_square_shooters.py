@@ -602,6 +602,7 @@ def test_the_virtual_deck_is_shuffled_at_the_start_and_drawn_from_the_top():
     g.apply(Event("draw", {}, "Ana"))
     assert g.details()["held"]["Ana"] == ["quick_draw"] and g.details()["target"]["id"] == "straight_3"
     assert g.details()["deck"] == {"pile": 40, "discards": 0}
+    assert "deck" not in game().details()  # a physical deck: the players see it on the table
 
 
 def test_the_virtual_deck_refuses_a_physical_card_and_a_needless_shuffle():

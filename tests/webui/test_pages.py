@@ -259,6 +259,9 @@ def test_playing_cards_on_the_scoreboard_are_shown_as_printed(app, client):
 def test_shootout_cards_held_are_shown_by_their_titles(app, client):
     # the golden Classic game ends with Cy holding a Quick-Draw card, kept for later
     html = golden_board(app, client, "classic")
+    assert re.search(
+        r"<dt>deck</dt>\s*<dd>\d+ cards to draw, \d+ discarded</dd>", html
+    )  # not "pile: 24, ..."
     scores = html[html.index('id="scores"') : html.index("</table>")]
     assert "<td>Quick-Draw</td>" in scores and "quick_draw" not in scores
 
@@ -273,6 +276,7 @@ def test_shootout_cards_in_play_are_shown_by_who_played_them(api):
     assert api.move(game_id, "roll", "Ana", faces=faces).status_code == 201
     assert api.move(game_id, "play", "Ana", card="double_down").status_code == 201
     html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert "<dt>deck</dt>" not in html  # a physical deck is on the table, not in the app
     in_play = r"<dt>in play</dt>\s*<dd><ol class=\"records\"><li>Ana: Double-Down</li></ol></dd>"
     assert re.search(in_play, html)
 
