@@ -175,7 +175,7 @@ def as_printed(key: str, value: Any) -> Any:
     Cubes' chips counted out (3 blue, 1 red), Shooter's tricks taken (Ana 2, Bo 3, Cy 3),
     shootout cards in play by who played them (Ana: Double-Down), a ranking's places (Ana: 6),
     Shooter's bids (Bo: 4, Cy: pass) and hands played (dealt by Ana: Ana 2, Bo 5, Cy 1),
-    the game cards' deck (35 cards to draw, 5 discarded),
+    the game cards' deck (35 cards to draw, 5 discarded), a Twenty-One hand (10♥ 10♦ = 20, stands),
     Squib Squares' squares by their size (2×2 for 6 points),
     a trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
     square's grid row by row (rows split by /); anything else as it is, for ``in_words``."""
@@ -196,6 +196,11 @@ def as_printed(key: str, value: Any) -> Any:
         return f"{value['player']}: {SHOOTOUT_TITLES[value['card']]}"  # a shootout card in play
     if isinstance(value, dict) and set(value) == {"pile", "discards"}:
         return f"{value['pile']} cards to draw, {value['discards']} discarded"  # the game cards
+    if isinstance(value, dict) and set(value) == {"cards", "value", "bust", "stood"}:  # a Twenty-One hand
+        if not value["cards"]:
+            return "no cards yet"
+        state = ", bust" if value["bust"] else ", stands" if value["stood"] else ""
+        return f"{' '.join(face_text(str(card)) for card in value['cards'])} = {value['value']}{state}"
     if isinstance(value, dict) and set(value) == {"player", "total"}:
         return f"{value['player']}: {value['total']}"  # a place in a ranking
     if isinstance(value, dict) and set(value) == {"player", "bid"}:  # Shooter's bidding so far

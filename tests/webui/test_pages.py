@@ -314,8 +314,8 @@ def test_a_detail_for_some_players_is_a_column_with_a_dash_for_the_rest(app, cli
     rows = re.findall(r"<tr class[^>]*>(.*?)</tr>", scores, re.S)
     cells = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in rows]
     assert [row[0] for row in cells] == ["Ann", "Bob", "Cy"]
-    assert cells[0][2].startswith("cards: 10♥ 10♦, value: 20") and cells[1][2] == "—"
-    assert cells[2][2].startswith("cards: J♠ 7♥ 4♣, value: 21")
+    assert cells[0][2] == "10♥ 10♦ = 20, stands" and cells[1][2] == "—"  # not "cards: ..., value: 20"
+    assert cells[2][2] == "J♠ 7♥ 4♣ = 21"
     assert "Ann: 10♥ 10♦ = 20; Cy: J♠ 7♥ 4♣ = 21" in html  # what the dice make, as printed
 
 
