@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dicescore.ledger import Ledger
@@ -173,10 +173,7 @@ def as_printed(key: str, value: Any) -> Any:
     """A move's field or a scoreboard cell as the table shows it: playing cards as printed
     (held: 2♣ 9♣ K♣), game cards as printed (Full House: 7♣ 7♥ 7♦ A♠ A♥, 8 chips; Quick-Draw),
     Cubes' chips counted out (3 blue, 1 red), Shooter's tricks taken (Ana 2, Bo 3, Cy 3),
-    shootout cards in play by who played them (Ana: Double-Down), a ranking's places (Ana: 6),
-    Shooter's bids (Bo: 4, Cy: pass) and hands played (dealt by Ana: Ana 2, Bo 5, Cy 1),
-    the game cards' deck (35 cards to draw, 5 discarded), a Twenty-One hand (10♥ 10♦ = 20, stands),
-    Squib Squares' squares by their size (2×2 for 6 points),
+    a game detail's records by their fields (``RECORDS``: Ana: Double-Down; 10♥ 10♦ = 20, stands),
     a trump by its suit's name, Squib Squares' cards as [left squib | right squib] and a
     square's grid row by row (rows split by /); anything else as it is, for ``in_words``."""
     if isinstance(value, list) and value:
@@ -192,24 +189,8 @@ def as_printed(key: str, value: Any) -> Any:
         return SHOOTOUT_TITLES[value]
     if is_game_card(value):
         return game_card_text(value)
-    if isinstance(value, dict) and set(value) == {"player", "card"} and value["card"] in SHOOTOUT_TITLES:
-        return f"{value['player']}: {SHOOTOUT_TITLES[value['card']]}"  # a shootout card in play
-    if isinstance(value, dict) and set(value) == {"pile", "discards"}:
-        return f"{value['pile']} cards to draw, {value['discards']} discarded"  # the game cards
-    if isinstance(value, dict) and set(value) == {"cards", "value", "bust", "stood"}:  # a Twenty-One hand
-        if not value["cards"]:
-            return "no cards yet"
-        state = ", bust" if value["bust"] else ", stands" if value["stood"] else ""
-        return f"{' '.join(face_text(str(card)) for card in value['cards'])} = {value['value']}{state}"
-    if isinstance(value, dict) and set(value) == {"player", "total"}:
-        return f"{value['player']}: {value['total']}"  # a place in a ranking
-    if isinstance(value, dict) and set(value) == {"player", "bid"}:  # Shooter's bidding so far
-        return f"{value['player']}: {'pass' if value['bid'] is None else value['bid']}"
-    if isinstance(value, dict) and set(value) == {"dealer", "scores"} and isinstance(value["scores"], dict):
-        scores = ", ".join(f"{player} {points}" for player, points in value["scores"].items())
-        return f"dealt by {value['dealer']}: {scores}"  # a Shooter hand played
-    if isinstance(value, dict) and set(value) == {"rows", "columns", "cards", "score"}:
-        return f"{value['rows']}×{value['columns']} for {value['score']} points"  # a square
+    if isinstance(value, dict) and frozenset(value) in RECORDS:
+        return RECORDS[frozenset(value)](value)
     if key == "tricks" and isinstance(value, dict) and all(isinstance(n, int) for n in value.values()):
         return ", ".join(f"{player} {count}" for player, count in value.items())  # Ana 2, Bo 3
     if isinstance(value, dict) and set(value) == CHIP_COLOURS:  # Cubes' chips, counted out: 3 blue, 1 red
@@ -217,6 +198,37 @@ def as_printed(key: str, value: Any) -> Any:
     if isinstance(value, dict):
         return {name: as_printed(str(name), item) for name, item in value.items()}
     return value
+
+
+def twenty_one_hand(hand: dict[str, Any]) -> str:
+    if not hand["cards"]:
+        return "no cards yet"
+    state = ", bust" if hand["bust"] else ", stands" if hand["stood"] else ""
+    return f"{' '.join(face_text(str(card)) for card in hand['cards'])} = {hand['value']}{state}"
+
+
+# A game detail's records, told by their fields, in words.
+RECORDS: dict[frozenset[str], Callable[[dict[str, Any]], str]] = {
+    # a shootout card in play: Ana: Double-Down
+    frozenset({"player", "card"}): lambda r: f"{r['player']}: {SHOOTOUT_TITLES.get(r['card'], r['card'])}",
+    # the game cards: 24 cards to draw, 10 discarded
+    frozenset({"pile", "discards"}): lambda r: f"{r['pile']} cards to draw, {r['discards']} discarded",
+    # a Twenty-One hand: 10♥ 10♦ = 20, stands
+    frozenset({"cards", "value", "bust", "stood"}): twenty_one_hand,
+    # a place in a ranking: Bo: 20
+    frozenset({"player", "total"}): lambda r: f"{r['player']}: {r['total']}",
+    # Shooter's bidding so far: Bo: 4, Cy: pass
+    frozenset({"player", "bid"}): lambda r: f"{r['player']}: {'pass' if r['bid'] is None else r['bid']}",
+    # a Shooter hand played: dealt by Ana: Ana 2, Bo 5, Cy 1
+    frozenset({"dealer", "scores"}): lambda r: (
+        f"dealt by {r['dealer']}: "
+        + ", ".join(f"{player} {points}" for player, points in r["scores"].items())
+    ),
+    # a Squib Squares square: 3×2 for 9 points
+    frozenset({"rows", "columns", "cards", "score"}): lambda r: (
+        f"{r['rows']}×{r['columns']} for {r['score']} points"
+    ),
+}
 
 
 def list_as_printed(key: str, items: list[Any]) -> Any:
