@@ -88,8 +88,8 @@ REFINE_SIZE = (0.7, 1.4)
 # find, seen under this many network pixels by the whole mirror look and missed by it, is
 # looked at mirrored in a window that shows it at REFINE_SIDE instead (``mirror_look``).
 # Photos, before -> after (session 34): 1280x960 d6 94.3 / 96.8 / 90.4% / 30 -> 95.2 / 96.9 /
-# 91.2% / 31 of 48; Cubes 89.6 / 86.6 -> 89.6 / 84.4%, faces unchanged; the 320x240 held-out
-# scenes (no bigger than the network's view) and close-ups unchanged (docs/vision.md).
+# 91.2% / 31 of 48; Cubes 89.6 / 86.6 -> 89.6 / 84.4%, faces unchanged; unchanged the 320x240
+# held-out scenes (no bigger than the network's view) and close-ups (big dice; docs/vision.md).
 MIRROR_WINDOW_BELOW = 20
 # A find leans when the network's cocked output reaches this. A model file may carry its own
 # (metadata ``leaning_from``, chosen on training-split scenes it never saw: models/detector.md).
