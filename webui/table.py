@@ -224,6 +224,11 @@ RECORDS: dict[frozenset[str], Callable[[dict[str, Any]], str]] = {
         f"dealt by {r['dealer']}: "
         + ", ".join(f"{player} {points}" for player, points in r["scores"].items())
     ),
+    # a Rodeo Rummy turn: round 1, Ana, A's & K's (+5 per heart showing): Set of Aces: ...; 85 points
+    frozenset({"round", "player", "goal", "effect", "melds", "bonus", "score"}): lambda r: (
+        f"round {r['round']}, {r['player']}, {r['goal']} ({r['effect']}): {r['melds']}; "
+        f"bonus {r['bonus']}; {r['score']} points"
+    ),
     # a Squib Squares square: 3×2 for 9 points
     frozenset({"rows", "columns", "cards", "score"}): lambda r: (
         f"{r['rows']}×{r['columns']} for {r['score']} points"

@@ -196,6 +196,15 @@ def test_a_list_of_records_is_shown_one_a_line(app, client, name, detail, count)
     shown = html[html.index(f"<dt>{detail}</dt>") :]
     records = shown[: shown.index("</ol>")]
     assert records.count("<li>") == count and "<li>(" not in records  # each its own line, unbracketed
+    assert "player:" not in records  # worded, not a record's field names
+
+
+def test_a_rodeo_turn_reads_as_the_round_the_player_the_goal_and_what_scored(app, client):
+    html = golden_board(app, client, "rodeo-rummy")
+    assert (
+        "<li>round 1, Ana, A&#39;s &amp; K&#39;s (+5 per heart showing): Set of Aces: A♠ A♥ A♦ (45); "
+        "Set of Kings: K♠ K♥ K♦ (30); bonus 10; 85 points</li>"
+    ) in html
 
 
 @pytest.mark.parametrize(
