@@ -207,6 +207,13 @@ def twenty_one_hand(hand: dict[str, Any]) -> str:
     return f"{' '.join(face_text(str(card)) for card in hand['cards'])} = {hand['value']}{state}"
 
 
+def rummy_melds(showing: dict[str, Any]) -> str:
+    melds = "; ".join(meld["name"] for meld in showing["melds"])
+    shown = f"{melds} = {showing['points']} points" if melds else "no melds"
+    unused = " ".join(face_text(str(face)) for face in showing["unused"])
+    return f"{shown}, unused {unused}" if unused else shown
+
+
 # A game detail's records, told by their fields, in words.
 RECORDS: dict[frozenset[str], Callable[[dict[str, Any]], str]] = {
     # a shootout card in play: Ana: Double-Down
@@ -229,6 +236,8 @@ RECORDS: dict[frozenset[str], Callable[[dict[str, Any]], str]] = {
         f"round {r['round']}, {r['player']}, {r['goal']} ({r['effect']}): {r['melds']}; "
         f"bonus {r['bonus']}; {r['score']} points"
     ),
+    # the melds a Rummy roll shows: Set of Aces: A♠ A♥ A♦ A♣ (60) = 60 points, unused 9♠ 6♥
+    frozenset({"points", "melds", "unused"}): rummy_melds,
     # a Squib Squares square: 3×2 for 9 points
     frozenset({"rows", "columns", "cards", "score"}): lambda r: (
         f"{r['rows']}×{r['columns']} for {r['score']} points"

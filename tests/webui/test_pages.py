@@ -199,6 +199,13 @@ def test_a_list_of_records_is_shown_one_a_line(app, client, name, detail, count)
     assert "player:" not in records  # worded, not a record's field names
 
 
+def test_a_rummy_rolls_melds_read_with_what_they_score_and_the_dice_left_over(app, client):
+    # they read "points: 60, melds: (set: A♠ A♥ A♦ A♣), unused: 9♠ 6♥ 5♦ Q♦ 3♣"
+    html = golden_board(app, client, "rummy")
+    melds = "Set of Aces: A♠ A♥ A♦ A♣ (60) = 60 points, unused 9♠ 6♥ 5♦ Q♦ 3♣"
+    assert re.search(rf"<dt>melds</dt>\s*<dd>{re.escape(melds)}</dd>", html)
+
+
 def test_a_rodeo_turn_reads_as_the_round_the_player_the_goal_and_what_scored(app, client):
     html = golden_board(app, client, "rodeo-rummy")
     assert (
