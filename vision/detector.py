@@ -403,18 +403,24 @@ def _clear_of_cut_edges(quad, x0, y0, tile_w, tile_h, width, height, margin=2.0)
 
 
 def kept_apart(
-    found: DieReadings, apart: float, surer_by: float = 0.0, pairs: np.ndarray | None = None
+    found: DieReadings,
+    apart: float,
+    surer_by: float = 0.0,
+    also: Callable[[DieReadings, np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> list[int]:
     """Indices of the finds to keep, surest first: a find whose centre lies within ``apart``
-    of a face's side of a kept find surer by ``surer_by`` or more is dropped (where ``pairs``,
-    a boolean matrix, allows that pair)."""
+    of a face's side of a kept find surer by ``surer_by`` or more is dropped, if ``also``
+    (found, the finds' indices, the kept finds' indices) says so of that pair; it is asked
+    only of such pairs, which are few."""
     centres, sizes, scores = found.centers, found.sizes, found.scores
     distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     covered = (distances <= apart * np.maximum(sizes[:, None], sizes[None])) & (
         scores[None] - scores[:, None] >= surer_by
     )
-    if pairs is not None:
-        covered &= pairs
+    np.fill_diagonal(covered, False)
+    near, by = np.nonzero(covered)
+    if also is not None and len(near):
+        covered[near, by] = also(found, near, by)
     kept = []
     for i in np.argsort(-scores, kind="stable"):
         if not covered[i, kept].any():
@@ -478,18 +484,25 @@ def without_side_faces(found: DieReadings, surer_by: float = 0.0) -> DieReadings
     """The finds less any nearer a find surer by ``surer_by`` than ``TOP_FACES_APART`` of a
     face's side and sharing an edge with it (``SIDE_FACE_EDGE``): a side face of that find's
     die, not a die of its own."""
+    return found[sorted(kept_apart(found, TOP_FACES_APART, surer_by, also=share_an_edge))]
+
+
+def share_an_edge(found: DieReadings, i: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Whether finds ``i`` and ``k`` (index arrays, pair by pair) share an edge, within
+    ``SIDE_FACE_EDGE`` of the smaller one's side."""
     sizes = found.sizes
-    shared = edge_gaps(found.quads) < SIDE_FACE_EDGE * np.minimum(sizes[:, None], sizes[None])
-    return found[sorted(kept_apart(found, TOP_FACES_APART, surer_by, pairs=shared))]
+    return edge_gaps(found.quads[i], found.quads[k]) < SIDE_FACE_EDGE * np.minimum(sizes[i], sizes[k])
 
 
-def edge_gaps(quads: np.ndarray) -> np.ndarray:
-    """For each pair of quads (N x 4 x 2), how far apart their closest pair of edges lies: the
-    farther of the two ends, the edges' ends paired either way round (N x N)."""
-    ends = np.stack([quads, np.roll(quads, -1, axis=1)], axis=2)  # N x 4 edges x 2 ends x 2
-    a, b = ends[:, None, :, None], ends[None, :, None, :]  # N x N x 4 x 4 x 2 ends x 2
-    along = np.linalg.norm(a - b, axis=-1).max(-1)
-    reversed_ = np.linalg.norm(a - b[..., ::-1, :], axis=-1).max(-1)
+EDGE_ENDS = np.array([[0, 1], [1, 2], [2, 3], [3, 0]])  # a quad's edges by their corners
+
+
+def edge_gaps(quads: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """For each pair of quads (K x 4 x 2 each), how far apart their closest pair of edges
+    lies: the farther of the two ends, the edges' ends paired either way round (K)."""
+    a, b = quads[:, EDGE_ENDS][:, :, None], others[:, EDGE_ENDS][:, None]  # K x 4 x 4 x 2 ends x 2
+    along = np.sqrt(((a - b) ** 2).sum(-1)).max(-1)
+    reversed_ = np.sqrt(((a - b[..., ::-1, :]) ** 2).sum(-1)).max(-1)
     return np.minimum(along, reversed_).min((-2, -1))
 
 
