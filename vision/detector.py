@@ -70,7 +70,7 @@ SIDE_FACE_EDGE = 0.4
 # frame's pass, held out: precision 90.8% -> 91.2%, no die lost. Across a photo's passes the
 # outlines alone are not enough: a sure find around a cluster of dice, from a pass that saw
 # them small, silenced the dice that finer passes found (docs/vision.md, Limits, session 27);
-# there the bigger find must also read as a die's face (``without_print``, session 32).
+# there the bigger find must also read as a die's face (``without_print_or_groups``, session 32).
 PRINT_SHARE = 0.3
 # A video frame's single pass scores a side face above its top face more often, so there the
 # nearer find must also be this much less sure to go (see ``without_side_faces``).
@@ -156,8 +156,9 @@ class Detector:
     def detect_at_scales(self, frame: np.ndarray, is_print: PrintCheck | None = None) -> DieReadings:
         """For a still photo, where time is cheap and the dice may be any size: a first look at
         several scales (``passes_at_scales``), less the print on a die that a finer pass found
-        as dice of their own (``without_print``, when the caller's ``is_print(frame, die,
-        marks)`` is given), the finds unlike the sure dice of all passes in size dropped (a
+        as dice of their own and the groups of dice one coarse pass found as one die
+        (``without_print_or_groups``, when the caller's ``is_print(frame, die, marks)`` is
+        given), the finds unlike the sure dice of all passes in size dropped (a
         card, a cup or a group of dice seen as one) and the rest merged; then
         a second look at the frame mirrored left to right (``mirror_look``).  A find the first
         look is unsure of must be seen in the mirror image too, and a die leans when either
@@ -166,7 +167,7 @@ class Detector:
         window that shows it at the network's best size (``refined``)."""
         passes = self.passes_at_scales(frame)
         if is_print is not None:
-            passes = without_print(passes, frame, is_print)
+            passes = without_print_or_groups(passes, frame, is_print)
         first_look = merge(like_sized(passes))
         return self.refined(frame, merge([first_look, self.mirror_look(frame, first_look)]))
 
@@ -444,38 +445,65 @@ def printed_on_others(found: DieReadings, share: float = PRINT_SHARE) -> np.ndar
     return printed
 
 
-def without_print(passes: list[DieReadings], frame: np.ndarray, is_print: PrintCheck) -> list[DieReadings]:
-    """``passes`` less each find whose centre lies on a find over 1/``PRINT_SHARE`` times its
-    side, seen by two passes or more, when ``is_print(frame, that find's quad, the quads on
-    it)`` says
-    they are its print: the pips and frames a finer pass found on a die that coarser passes
-    found whole. Outlines alone cannot tell a die's print from a group of dice found as one
-    (``PRINT_SHARE``); the caller looks at the pixels."""
+def without_print_or_groups(
+    passes: list[DieReadings], frame: np.ndarray, is_print: PrintCheck
+) -> list[DieReadings]:
+    """``passes`` sorted out where finds lie on a find over 1/``PRINT_SHARE`` times their side,
+    as ``is_print(frame, the big find's quad, the quads on it)`` judges them.  Print: the big
+    find is seen by two passes or more and they are its print (the pips and frames a finer
+    pass found on a die that coarser passes found whole), so they go.  A group: the big find
+    is seen by one pass, one on it by two or more, and they are no print (dice, or a die and
+    the table round it, that one coarse pass took for one big die, as sure as the die the
+    finer passes agree on), so the big find goes.  Outlines alone cannot tell a die's print
+    from a group of dice found as one (``PRINT_SHARE``); the caller looks at the pixels."""
+    everything, seen_by = joined(passes), passes_seeing(passes)
+    dropped: set[int] = set()
+    for j, marks in finds_on_bigger(everything).items():
+        whole = seen_by(j) >= 2
+        if not whole and all(seen_by(i) < 2 for i in marks):
+            continue  # a stray find round finds as stray: nothing to sort out
+        printed = is_print(frame, everything.quads[j], everything.quads[marks])
+        if whole and printed:
+            dropped.update(marks)
+        elif not whole and not printed:
+            dropped.add(j)
+    return without_finds(passes, dropped)
+
+
+def passes_seeing(passes: list[DieReadings]) -> Callable[[int], int]:
+    """A function of a find's index in ``joined(passes)`` that counts the passes finding a die
+    of its place and size."""
     everything = joined(passes)
     sizes, centres = everything.sizes, everything.centers
     owner = np.repeat(np.arange(len(passes)), [len(found) for found in passes])
 
-    def seen_by(j: int) -> int:  # passes that found a die of find j's place and size
+    def seen_by(j: int) -> int:
         near = np.linalg.norm(centres - centres[j], axis=1) < SAME_DIE * sizes[j]
         alike = np.abs(np.log(sizes / sizes[j])) < np.log(1 / ODD_SIZE)
         return len(set(owner[near & alike].tolist()))
 
+    return seen_by
+
+
+def finds_on_bigger(found: DieReadings) -> dict[int, list[int]]:
+    """For each find over 1/``PRINT_SHARE`` times the side of finds whose centres lie on it,
+    those finds' indices."""
+    sizes, centres = found.sizes, found.centers
     on: dict[int, list[int]] = {}
     for j, i in np.argwhere(sizes[None] < PRINT_SHARE * sizes[:, None]):
         centre = (float(centres[i, 0]), float(centres[i, 1]))
-        if cv2.pointPolygonTest(everything.quads[j].reshape(-1, 1, 2), centre, False) >= 0:
+        if cv2.pointPolygonTest(found.quads[j].reshape(-1, 1, 2), centre, False) >= 0:
             on.setdefault(int(j), []).append(int(i))
-    printed = {
-        i
-        for j, marks in on.items()
-        if seen_by(j) >= 2 and is_print(frame, everything.quads[j], everything.quads[marks])
-        for i in marks
-    }
-    if not printed:
+    return on
+
+
+def without_finds(passes: list[DieReadings], dropped: set[int]) -> list[DieReadings]:
+    """``passes`` less the finds whose indices in ``joined(passes)`` are ``dropped``."""
+    if not dropped:
         return passes
     starts = np.cumsum([0] + [len(found) for found in passes])
     return [
-        found[[k for k in range(len(found)) if start + k not in printed]]
+        found[[k for k in range(len(found)) if start + k not in dropped]]
         for found, start in zip(passes, starts[:-1], strict=True)
     ]
 

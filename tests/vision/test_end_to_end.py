@@ -284,7 +284,7 @@ def test_a_photo_reads_a_die_under_its_square_pips_not_the_pips(models):
     # A held-out render (data/scenes/heldout, scene 113, view 1): a brown Cubes 6 printed with
     # six white squares, beside a framed blank. Before session 32 the photo read as six blank
     # dice, one per square, and neither die: the quarters found the squares surely, and their
-    # number set the size that dropped the dice (`Detector.detect_at_scales`, `without_print`).
+    # number set the size that dropped the dice (`Detector.detect_at_scales`, `without_print_or_groups`).
     truth = json.loads((FIXTURES / "photos" / "framed-six-and-blank.json").read_text())
     image = cv2.imread(str(FIXTURES / "photos" / truth["image"]))
     detector, _, photo_classifier = models
@@ -294,3 +294,18 @@ def test_a_photo_reads_a_die_under_its_square_pips_not_the_pips(models):
     for die in seen:
         centre = np.mean(die["quad"], 0)
         assert np.min(np.linalg.norm(found.centers - centre, axis=1)) < 5
+
+
+def test_a_close_up_reads_its_die_not_the_table_round_it(models):
+    # A held-out 1280x960 render (data/scenes/heldout-d6-hires, scene 12, view 1): one die, its
+    # face 215 px across. Before session 35 the pass that shrinks the photo to an eighth found
+    # the table round it as one die 850 px across, as sure as the die the finer passes agree
+    # on, and the photo read as a 1 that size (`without_print_or_groups`).
+    truth = json.loads((FIXTURES / "photos" / "close-up-two.json").read_text())
+    image = cv2.imread(str(FIXTURES / "photos" / truth["image"]))
+    detector, _, photo_classifier = models
+    found = DiceReader("d6", detector, photo_classifier).read(image, still=True)
+    (die,) = truth["dice"]
+    assert found.labels == [die["label"]] == ["2"]
+    assert np.linalg.norm(found.centers[0] - np.mean(die["quad"], 0)) < 10
+    assert 0.9 < found.sizes[0] / np.sqrt(cv2.contourArea(np.float32(die["quad"]))) < 1.1

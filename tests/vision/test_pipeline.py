@@ -25,7 +25,7 @@ from vision.detector import (
     like_sized,
     merge,
     printed_on_others,
-    without_print,
+    without_print_or_groups,
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
 from vision.pipeline import RECUT_BELOW, UNREAD_KEPT_FROM, DiceReader, each_face_once
@@ -337,14 +337,42 @@ def test_print_on_a_die_found_whole_goes_when_the_caller_sees_print():
 
         return is_print
 
-    kept = without_print([coarse, coarse, fine], frame, answers(True))
+    kept = without_print_or_groups([coarse, coarse, fine], frame, answers(True))
     assert [len(found) for found in kept] == [1, 1, 1] and kept[2].centers.tolist() == [[300, 300]]
     assert asked == [([100, 100], 2), ([100, 100], 2)]  # the die, as each coarse pass found it
     # where the caller sees no print (a group of dice found as one), all are kept
-    assert [len(found) for found in without_print([coarse, coarse, fine], frame, answers(False))] == [1, 1, 3]
+    assert [
+        len(found) for found in without_print_or_groups([coarse, coarse, fine], frame, answers(False))
+    ] == [1, 1, 3]
     # nor is a die found by one pass alone asked about (a stray find around a group of dice)
     asked.clear()
-    assert [len(found) for found in without_print([coarse, fine], frame, answers(True))] == [1, 3]
+    assert [len(found) for found in without_print_or_groups([coarse, fine], frame, answers(True))] == [1, 3]
+    assert asked == []
+
+
+def test_a_group_one_coarse_pass_found_as_one_die_goes_when_the_caller_sees_no_print():
+    # the coarsest pass finds the table round a close-up die as one die 300 px across, as sure
+    # as the die itself, which two finer passes find 60 px across (a d6 photo, session 35)
+    frame = np.zeros((400, 400, 3), np.uint8)
+    table = DieReadings.from_quads([square_at((200, 200), 300)], [0.82])
+    die = DieReadings.from_quads([square_at((210, 200), 60)], [0.8])
+    asked = []
+
+    def is_print(frame, container, marks):
+        asked.append((container.mean(0).tolist(), len(marks)))
+        return False
+
+    kept = without_print_or_groups([die, die, table], frame, is_print)
+    assert [len(found) for found in kept] == [1, 1, 0] and asked == [([200, 200], 2)]
+    # a die one pass found whole, with a pip two finer passes found, is kept with its print
+    assert [len(found) for found in without_print_or_groups([die, die, table], frame, lambda *_: True)] == [
+        1,
+        1,
+        1,
+    ]
+    # and a find on it seen by one pass too is left to the size and merge rules
+    asked.clear()
+    assert [len(found) for found in without_print_or_groups([die, table], frame, is_print)] == [1, 1]
     assert asked == []
 
 
