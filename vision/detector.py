@@ -175,9 +175,9 @@ class Detector:
         passes = like_sized(passes)
         first_look = merge(passes)
         mirror_look = self.mirror_look(frame, first_look)
-        if self.view(frame) < 1:  # a find one pass alone saw counts if the mirror look sees it
-            first_look = merge(passes, support=1)
-        return self.refined(frame, merge([first_look, mirror_look]))
+        # a find one pass alone saw counts if the mirror look sees it too
+        candidates = merge(passes, support=1) if self.view(frame) < 1 else first_look
+        return self.refined(frame, merge([candidates, mirror_look]))
 
     def view(self, frame: np.ndarray) -> float:
         """Network pixels per frame pixel when the network sees the whole frame."""
@@ -473,7 +473,7 @@ def without_print_or_groups(
     for j, marks in finds_on_bigger(everything).items():
         whole = seen_by(j) >= 2
         if not whole and all(seen_by(i) < 2 for i in marks):
-            continue  # a stray find round finds as stray: nothing to sort out
+            continue  # one pass's find round finds one pass saw: left to merge's support rule
         printed = is_print(frame, everything.quads[j], everything.quads[marks])
         if whole and printed:
             dropped.update(marks)
