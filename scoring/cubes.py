@@ -231,7 +231,7 @@ class Cubes(Game):
             "set": min(len(self.set_scores) + 1, self.options["sets"]),
             "sets": self.options["sets"],
             "pot": self.pot,
-            "points": dict(self.points),
+            "points_this_set": dict(self.points),
             "set_scores": [dict(scores) for scores in self.set_scores],
             "chips": {
                 "pot": chips(self.pot),

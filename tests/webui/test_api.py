@@ -143,4 +143,4 @@ def test_a_real_game_plays_through_the_api(api):
     corrected = ["3", "5", "BLANK", "BLANK", "BLANK", "BLANK"]
     assert api.move(game_id, "correct", roll=2, faces=corrected).status_code == 201
     view = api.view(game_id)
-    assert view["pot"] == pot - 8 and view["points"]["Ana"] == 15 + 8
+    assert view["pot"] == pot - 8 and view["points_this_set"]["Ana"] == 15 + 8

@@ -97,7 +97,7 @@ def test_the_board_shows_the_dice_what_they_make_and_the_last_note(client):
     )  # dice + history
     view = client.get("/api/games/1").json["view"]
     assert view["make"] in html and board["last_note"] == view["notes"][-1]
-    assert "<th>points</th>" in html  # details keyed by player are scoreboard columns
+    assert "<th>points this set</th>" in html  # details keyed by player are scoreboard columns
 
 
 def test_an_unknown_game_is_a_404_page(client):
@@ -172,7 +172,7 @@ def test_cubes_scores_show_a_column_per_set_as_its_score_pad_does(app, client):
     html = golden_board(app, client, "cubes")
     scores = html[html.index('id="scores"') : html.index("</table>")]
     headers = re.findall(r"<th>([^<]*)</th>", scores)
-    assert headers == ["Player", "Total", "points", "set 1", "set 2", "set 3", "chips"]
+    assert headers == ["Player", "Total", "points this set", "set 1", "set 2", "set 3", "chips"]
     rows = re.findall(r"<tr class[^>]*>(.*?)</tr>", scores, re.S)
     cells = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in rows]
     assert cells == [
