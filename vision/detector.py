@@ -163,21 +163,13 @@ class Detector:
         a second look at the frame mirrored left to right (``mirror_look``).  A find the first
         look is unsure of must be seen in the mirror image too, and a die leans when either
         look says so: on held-out scenes this dropped more false finds than dice and flagged more of the
-        leaning dice (docs/vision.md).  In a photo bigger than the network's view, a find
-        one pass alone saw, which ``merge`` drops, counts too when the mirror look sees it: 3
-        of the 11 dice the 1280x960 d6 photos lost, for 1-2 false finds in other sets (no
-        help in a smaller frame, whose mirror look sees the die as the whole pass did;
-        docs/vision.md, Limits, session 35).  Last, each die's corners are taken again from a
+        leaning dice (docs/vision.md).  Last, each die's corners are taken again from a
         window that shows it at the network's best size (``refined``)."""
         passes = self.passes_at_scales(frame)
         if is_print is not None:
             passes = without_print_or_groups(passes, frame, is_print)
-        passes = like_sized(passes)
-        first_look = merge(passes)
-        mirror_look = self.mirror_look(frame, first_look)
-        # a find one pass alone saw counts if the mirror look sees it too
-        candidates = merge(passes, support=1) if self.view(frame) < 1 else first_look
-        return self.refined(frame, merge([candidates, mirror_look]))
+        first_look = merge(like_sized(passes))
+        return self.refined(frame, merge([first_look, self.mirror_look(frame, first_look)]))
 
     def view(self, frame: np.ndarray) -> float:
         """Network pixels per frame pixel when the network sees the whole frame."""

@@ -260,18 +260,6 @@ def test_a_photo_keeps_an_unsure_find_only_if_its_mirror_image_shows_it_too(tmp_
     assert found.cocked.tolist() == [True]  # either look may call a die leaning
 
 
-def test_a_big_photo_keeps_a_find_one_pass_alone_saw_if_its_mirror_image_shows_it(tmp_path):
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))  # the network sees 64x48
-    seen_once, nowhere_else = square_at((120, 120), 40), square_at((320, 320), 40)
-    detector.passes_at_scales = lambda image: [DieReadings.from_quads([seen_once, nowhere_else], [0.5, 0.5])]
-    detector.detect = lambda image: DieReadings.from_quads([seen_once], [0.45]).mirrored(image.shape[1])
-    # a 640x480 photo's passes saw it at other scales than the mirror look: it counts
-    assert detector.detect_at_scales(np.zeros((480, 640, 3), np.uint8)).centers.tolist() == [[120, 120]]
-    # a photo the network sees whole at its own size was seen by the mirror look as by the
-    # whole pass: a find one pass alone saw stays out
-    assert len(detector.detect_at_scales(np.zeros((48, 64, 3), np.uint8))) == 0
-
-
 def test_a_photo_drops_a_find_nearer_a_surer_one_than_two_top_faces_can_lie(tmp_path):
     detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
     top = np.float32([[100, 100], [140, 100], [140, 140], [100, 140]])

@@ -436,6 +436,6 @@ def test_a_wide_scoreboard_scrolls_by_itself_on_a_phone(app, server, open_tab):
     finally:
         ledger.close()
     tab = open_tab(f"{server}/games/{game_id}")
-    expect(tab.locator("#scores th")).to_have_count(2 + 1 + 7 + 1)  # player, total, points this set, the sets, chips
+    expect(tab.locator("#scores th")).to_have_count(2 + 1 + 7 + 1)  # player, total, this set, the sets, chips
     assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert tab.evaluate("document.querySelector('#scores').scrollWidth") > PHONE["width"]
