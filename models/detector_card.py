@@ -182,6 +182,12 @@ PHOTO_SETS = {
         "python -m datasets.scenes.render --out data/scenes/heldout-d6-hires --start 0 --count 16 "
         "--seed 9100 --split heldout --views 3 --size 1280 960 --dice d6",
     ),
+    # A second d6 set that chose no rule: the rules since session 32 were tuned on the first.
+    "check-d6-hires": (
+        "held-out d6 scenes at 1280x960 that chose no rule, a photo through `dicescore read`",
+        "python -m datasets.scenes.render --out data/scenes/check-d6-hires --start 0 --count 16 "
+        "--seed 9700 --split heldout --views 3 --size 1280 960 --dice d6",
+    ),
     "heldout-cards-hires": (
         "held-out Square Shooters scenes at 1280x960, a photo through `dicescore read`",
         "python -m datasets.scenes.render --out data/scenes/heldout-cards-hires --start 0 --count 10 "

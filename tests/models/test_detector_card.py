@@ -65,7 +65,7 @@ def test_each_photo_set_is_one_die_kind_at_a_photo_size_rendered_into_its_own_fo
     for folder, (name, command) in PHOTO_SETS.items():
         assert photo_set(Path("data/scenes") / folder) == (name, command)
         assert f"--out data/scenes/{folder} " in command and "--size 1280 960" in command
-        split = "heldout" if folder.startswith("heldout-") else "train"  # val-: unseen training scenes
+        split = "train" if folder.startswith("val-") else "heldout"  # val-: unseen training scenes
         assert f"--split {split} " in command
         assert named[command.split("--dice ")[1]] in name
     seeds = [command.split("--seed ")[1].split()[0] for _, command in PHOTO_SETS.values()]
