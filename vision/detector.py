@@ -460,7 +460,8 @@ def without_print_or_groups(
     the table round it, that one coarse pass took for one big die, as sure as the die the
     finer passes agree on), so the big find goes.  Outlines alone cannot tell a die's print
     from a group of dice found as one (``PRINT_SHARE``); the caller looks at the pixels."""
-    everything, seen_by = joined(passes), passes_seeing(passes)
+    everything = joined(passes)
+    seen_by = passes_seeing(everything, passes)
     dropped: set[int] = set()
     for j, marks in finds_on_bigger(everything).items():
         whole = seen_by(j) >= 2
@@ -474,10 +475,9 @@ def without_print_or_groups(
     return without_finds(passes, dropped)
 
 
-def passes_seeing(passes: list[DieReadings]) -> Callable[[int], int]:
-    """A function of a find's index in ``joined(passes)`` that counts the passes finding a die
-    of its place and size."""
-    everything = joined(passes)
+def passes_seeing(everything: DieReadings, passes: list[DieReadings]) -> Callable[[int], int]:
+    """A function of a find's index in ``everything`` (``joined(passes)``) that counts the
+    passes finding a die of its place and size."""
     sizes, centres = everything.sizes, everything.centers
     owner = np.repeat(np.arange(len(passes)), [len(found) for found in passes])
 
