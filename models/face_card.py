@@ -342,8 +342,9 @@ def latency_ms(
 
 
 def render_speed(n: int = 1000) -> float:
-    """Crops per second from one process, warm glyph cache."""
-    render_set(200, 6006)
+    """Crops per second from one process after 3,000 warm-up crops (the glyph cache partly
+    filled; benchmarks/bench_render_faces.py warms it fully and also times a pool)."""
+    render_set(3000, 6006)
     start = time.perf_counter()
     render_set(n, 6007)
     return n / (time.perf_counter() - start)
@@ -610,8 +611,9 @@ face). Runtime: `vision.faces.FaceClassifier` (onnxruntime, numpy, OpenCV).
 - Time {timed_where(recipe)}: rendering the pool (or
   loading it from the cache) {recipe["render_s"] / 60:.1f} min{scene_time}, training
   {recipe["train_s"] / 60:.1f} min.
-- Rendering speed: {speed:.0f} crops/s from one process (measured while the card was
-  written, on the same shared machine); the pool renders in parallel worker processes.
+- Rendering speed: {speed:.0f} crops/s from one process, its glyph cache warm (measured while
+  the card was written, on the same shared machine); the pool renders in parallel worker
+  processes (`benchmarks/bench_render_faces.py` times both).
 - Reproduce: `{command}`.{history}
 
 ## Accuracy

@@ -133,6 +133,11 @@ def font_paths() -> dict[str, str]:
 
 def available(names) -> tuple[str, ...]:
     """The names installed here, or DejaVu Sans (Bold) when none is."""
+    return installed(tuple(names))
+
+
+@functools.cache  # asked for every crop drawn, with one of a few lists of ~100 names
+def installed(names: tuple[str, ...]) -> tuple[str, ...]:
     paths = font_paths()
     have = tuple(name for name in names if name in paths)
     return have or tuple(n for n in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf") if n in paths)

@@ -9,6 +9,7 @@ die side faces, with no readable top face in the middle.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -45,6 +46,7 @@ def render_set(n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start
     """
     families = tuple(families)
     labels = labels_of(families)
+    able = {label: [f for f in families if label in FAMILIES[f].labels] for label in labels}
     images = np.empty((n, size, size, 3), np.uint8)
     out_labels, out_families = [], []
     for i in range(n):
@@ -54,8 +56,7 @@ def render_set(n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start
             family = NONE
             images[i] = render_none(rng, size)
         else:
-            able = [f for f in families if label in FAMILIES[f].labels]
-            family = able[rng.integers(len(able))]
+            family = able[label][rng.integers(len(able[label]))]
             images[i] = render_crop(rng, label, family, size, fonts)
         out_labels.append(label)
         out_families.append(family)
@@ -84,9 +85,8 @@ def face_artwork(rng, label, family_name, fonts=None):
 def painted_face(material_rng, artwork_rng, defects_rng, label, family_name, fonts=None):
     """The face's material colour, its artwork and print defects, each drawn from its own
     generator (one and the same for a single crop)."""
-    canvas = np.empty((CANVAS, CANVAS, 3), np.float32)
     face_colour = material(material_rng, family_name)
-    canvas[:] = face_colour
+    canvas = cv2.add(np.zeros((CANVAS, CANVAS, 3), np.float32), (*face_colour.tolist(), 0.0))
     fonts = available(fonts) if fonts else fonts_for(family_name)
     FAMILIES[family_name].draw(artwork_rng, label, canvas, fonts)
     print_defects(defects_rng, canvas, face_colour)
@@ -123,17 +123,33 @@ def rounded_alpha(rng) -> np.ndarray:
 
 def table(rng, s: int) -> np.ndarray:
     """A table: felt, wood or a cloth, as smooth noise with a random colour and grain."""
-    colour = rng.uniform(0.05, 0.85, 3)
+    # float32 throughout: a float64 colour here made every later stage of the crop float64, and slow
+    colour = rng.uniform(0.05, 0.85, 3).astype(np.float32)
     small = rng.normal(0, 1, (int(rng.integers(2, 9)), int(rng.integers(2, 9)), 3))
-    texture = cv2.resize(small.astype(np.float32), (s, s), interpolation=cv2.INTER_CUBIC)
-    img = colour + texture * rng.uniform(0.02, 0.12)
+    img = upsampled(small.astype(np.float32), s)
+    img *= np.float32(rng.uniform(0.02, 0.12))
+    img = cv2.add(img, (*colour.tolist(), 0.0))
     if rng.random() < 0.3:  # wood grain or cloth stripes
         angle = rng.uniform(0, np.pi)
         yy, xx = unit_grid(s)
-        yy, xx = yy * s, xx * s
-        wave = np.sin((xx * np.cos(angle) + yy * np.sin(angle)) * rng.uniform(0.2, 1.5) / max(1, s / 64))
-        img += (wave[..., None] * rng.uniform(0.02, 0.1)).astype(np.float32)
-    return np.clip(img, 0, 1).astype(np.float32)
+        step = rng.uniform(0.2, 1.5) / max(1, s / 64) * s
+        wave = np.sin(xx * np.float32(np.cos(angle) * step) + yy * np.float32(np.sin(angle) * step))
+        img += (wave * np.float32(rng.uniform(0.02, 0.1)))[..., None]
+    return np.clip(img, 0, 1, out=img)
+
+
+def upsampled(small: np.ndarray, s: int) -> np.ndarray:
+    """``small`` (h x w x 3) resized to s x s by bicubic interpolation, as cv2.resize does it,
+    but as two matrix products: cv2 is slow to upsample an image of a few pixels."""
+    rows, cols = cubic_weights(small.shape[0], s), cubic_weights(small.shape[1], s)
+    widened = np.matmul(cols, small)  # each of the few rows resized to s columns
+    return (rows @ widened.reshape(small.shape[0], -1)).reshape(s, s, 3)
+
+
+@functools.cache
+def cubic_weights(n: int, s: int) -> np.ndarray:
+    """The s x n matrix that bicubic resizing from n to s pixels applies along one axis."""
+    return cv2.resize(np.eye(n, dtype=np.float32), (n, s), interpolation=cv2.INTER_CUBIC)
 
 
 @functools.cache
@@ -183,22 +199,23 @@ def face_quad(rng, s: int, fills_crop: bool):
     """Where the face's corners land in the crop: rotation, tilt, scale and jitter."""
     side = rng.uniform(0.95, 1.2) if fills_crop else rng.uniform(0.75, 0.98)
     theta = rng.uniform(0, 2 * np.pi)
-    tilt = np.radians(45) * rng.random() ** 1.5
-    unit = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    tilt = math.radians(45) * rng.random() ** 1.5
     # Tilt about an in-plane axis: foreshortening along it, plus keystone from perspective.
+    # Plain floats, not 2x2 matrices: numpy's overhead on four points was most of the time.
     axis = rng.uniform(0, 2 * np.pi)
-    rot_axis = np.array([[np.cos(axis), -np.sin(axis)], [np.sin(axis), np.cos(axis)]])
-    local = unit @ rot_axis
-    depth = local[:, 1] * np.sin(tilt)
-    local = np.stack([local[:, 0], local[:, 1] * np.cos(tilt)], 1)
-    local = local / (1 + 0.5 * depth[:, None])
-    local = local @ rot_axis.T
-    rot = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
-    pts = local @ rot.T * side
+    ca, sa, ct, st = math.cos(axis), math.sin(axis), math.cos(theta), math.sin(theta)
+    corners = []
+    for x, y in ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)):
+        along, across = x * ca + y * sa, y * ca - x * sa  # in the tilt axis's frame
+        nearer = 1 + 0.5 * across * math.sin(tilt)
+        along, across = along / nearer, across * math.cos(tilt) / nearer
+        x, y = along * ca - across * sa, along * sa + across * ca
+        corners.append((x * ct - y * st, x * st + y * ct))
+    pts = np.array(corners) * side
     pts += rng.normal(0, 0.02, pts.shape)  # a detector's corner error
     centre = 0.5 + rng.uniform(-0.08, 0.08, 2)
-    down = np.array([np.sin(axis), np.cos(axis)]) @ rot.T  # where the side face shows
-    return (pts + centre) * s, down * np.sin(tilt) * side * s * rng.uniform(0.4, 0.9)
+    down = np.array([sa * ct - ca * st, sa * st + ca * ct])  # where the side face shows
+    return (pts + centre) * s, down * math.sin(tilt) * side * s * rng.uniform(0.4, 0.9)
 
 
 def place_face(rng, img, face, alpha, quad, side_offset, face_colour, fills_crop):
@@ -223,13 +240,10 @@ def place_face(rng, img, face, alpha, quad, side_offset, face_colour, fills_crop
                 region *= 1 - 0.6 * m[..., None]
     src = np.float32([[0, 0], [CANVAS, 0], [CANVAS, CANVAS], [0, CANVAS]])
     homography = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-    rgba = np.dstack([face, alpha])
-    warped = cv2.warpPerspective(
-        rgba, homography, (s, s), flags=cv2.INTER_AREA if s < CANVAS else cv2.INTER_LINEAR
-    )
-    a = warped[..., 3:]
-    img *= 1 - a
-    img += warped[..., :3] * a
+    flags = cv2.INTER_AREA if s < CANVAS else cv2.INTER_LINEAR
+    warped = cv2.warpPerspective(face, homography, (s, s), flags=flags)
+    a = cv2.warpPerspective(alpha, homography, (s, s), flags=flags)
+    cv2.blendLinear(img, warped, 1 - a, a, dst=img)
 
 
 @dataclass(frozen=True)
@@ -412,21 +426,21 @@ def camera(rng, img, size: int, shoot: Shoot | None = None) -> np.ndarray:
     yy, xx = unit_grid(s)
     if rng.random() < 0.3:  # a cast shadow with a soft edge
         a = rng.uniform(0, 2 * np.pi)
-        d = (xx - 0.5) * np.cos(a) + (yy - 0.5) * np.sin(a) - rng.uniform(-0.3, 0.3)
+        d = (xx - 0.5) * math.cos(a) + (yy - 0.5) * math.sin(a) - rng.uniform(-0.3, 0.3)  # float32
         edge = 1 / (1 + np.exp(-d * rng.uniform(10, 60)))
-        img *= (1 - rng.uniform(0.3, 0.6) * edge)[..., None]
+        cv2.multiply(img, cv2.merge([1 - rng.uniform(0.3, 0.6) * edge] * 3), dst=img)
     if rng.random() < 0.25:  # specular glare
-        gx, gy = rng.uniform(0.1, 0.9, 2)
+        gx, gy = rng.uniform(0.1, 0.9, 2).tolist()  # Python floats keep the grid float32
         r = rng.uniform(0.05, 0.25)
         glare = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)) * rng.uniform(0.3, 0.9)
-        img += glare[..., None]
+        cv2.add(img, cv2.merge([glare] * 3), dst=img)
     if shoot is not None:
-        img = np.clip(img * shoot.gains, 0, 1) ** shoot.gamma
+        img = exposed(img, shoot.gains, shoot.gamma)
         if shoot.blur:
             img = cv2.GaussianBlur(img, (0, 0), shoot.blur * s / 64)
         return sensor(rng, img, size, shoot.noise, shoot.jpeg)
     gains = white_balance_and_exposure(rng)
-    img = np.clip(img * gains, 0, 1) ** contrast_gamma(rng)
+    img = exposed(img, gains, contrast_gamma(rng))
     sigma = defocus(rng)
     if sigma:
         img = cv2.GaussianBlur(img, (0, 0), sigma * s / 64)
@@ -441,11 +455,19 @@ def camera(rng, img, size: int, shoot: Shoot | None = None) -> np.ndarray:
     return sensor(rng, img, size, sensor_noise(rng), jpeg_quality(rng), seed)
 
 
+def exposed(img, gains, gamma: float) -> np.ndarray:
+    """White balance and exposure (gains per channel), then the contrast curve (a new array)."""
+    img = cv2.multiply(img, (*gains.tolist(), 0.0))
+    np.clip(img, 0, 1, out=img)
+    return cv2.pow(img, gamma, dst=img)
+
+
 def sensor(rng, img, size: int, noise: float, jpeg: int | None, seed: int | None = None) -> np.ndarray:
     """The sensor's noise (grey levels), the stream's JPEG quality (None: none) and the resize
     to ``size``."""
     s = img.shape[0]
-    out = (np.clip(img, 0, 1) * 255).astype(np.uint8)
+    out = img * 255
+    out = np.clip(out, 0, 255, out=out).astype(np.uint8)
     # a part shared by the three channels (brightness) and a part of each channel's own (colour),
     # together ``noise`` grey levels in every channel.  cv2.randn fills only a multi-channel
     # array's first channel (blue) when given one deviation, so each channel's is named.
