@@ -19,6 +19,7 @@ import numpy as np
 
 from datasets.faces import TRAIN_FAMILIES, render_set
 
+
 def render_chunk(job):
     seed, start, n = job
     return render_set(n, seed, TRAIN_FAMILIES, start=start)[0]

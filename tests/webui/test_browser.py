@@ -67,7 +67,50 @@ def server(app):
 
 
 @pytest.fixture
-def open_tab(chromium):
+def page_faults():
+    """What went wrong in the tabs' pages: script errors, console errors, failed requests.
+
+    A journey's refused moves are answered 4xx on purpose, and the browser logs each; the
+    test names those in ``page_faults.expected`` (the request's path and status)."""
+    faults = PageFaults()
+    yield faults
+    assert faults.unexpected() == []
+
+
+class PageFaults:
+    def __init__(self):
+        self.errors = []  # script errors and console errors
+        self.failed_loads = []  # Chromium's console line for each 4xx/5xx it was answered
+        self.answers = []  # (path, status) of each 4xx/5xx answer the page saw
+        self.expected = set()  # (path, status) answers a journey asks for
+
+    def watch(self, tab):
+        tab.on("pageerror", lambda error: self.errors.append(f"script error: {error}"))
+        tab.on("console", self._on_console)
+        tab.on("response", self._on_response)
+
+    def _on_console(self, message):
+        if message.type != "error":
+            return
+        if message.text.startswith("Failed to load resource"):
+            self.failed_loads.append(message.text)
+        else:
+            self.errors.append(f"console: {message.text}")
+
+    def _on_response(self, response):
+        if response.status >= 400:
+            path = "/" + response.url.split("://", 1)[-1].split("/", 1)[-1].split("?")[0]
+            self.answers.append((path, response.status))
+
+    def unexpected(self):
+        # A failed load no page response stands behind is the browser's own, the favicon's.
+        browser_loads = self.failed_loads[len(self.answers):]
+        refusals = [answer for answer in self.answers if answer not in self.expected]
+        return self.errors + refusals + browser_loads
+
+
+@pytest.fixture
+def open_tab(chromium, page_faults):
     """Opens a page in a fresh browser context (a device of its own), phone-sized."""
     contexts = []
 
@@ -76,6 +119,7 @@ def open_tab(chromium):
         contexts.append(context)
         tab = context.new_page()
         tab.set_default_timeout(10_000)
+        page_faults.watch(tab)
         tab.goto(url)
         return tab
 
@@ -365,7 +409,8 @@ def test_squib_squares_entered_by_hand(server, open_tab):
     expect(tab.locator("#turn")).to_contain_text("Game over.")
 
 
-def test_a_refused_move_is_explained_and_changes_nothing(server, open_tab):
+def test_a_refused_move_is_explained_and_changes_nothing(server, open_tab, page_faults):
+    page_faults.expected.add(("/api/games/1/events", 400))
     tab = open_tab(server)
     start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
     tab.get_by_text("Another move, as JSON").click()
