@@ -116,8 +116,8 @@ class Ledger:
         return list(self.db.execute("SELECT id, name FROM games ORDER BY id DESC"))
 
     def games(self) -> list[dict[str, Any]]:
-        """Every game, newest first, with its players, when its last move was made and
-        whether it has ended."""
+        """Every game, newest first, with its players, when its last move was made,
+        whether it has ended and who won."""
         listing = []
         for game_id, name, created in self.db.execute("SELECT id, name, created FROM games ORDER BY id DESC"):
             events = self.events(game_id)
@@ -131,6 +131,7 @@ class Ledger:
                     "last_move": events[-1].at,
                     "players": list(game.players),
                     "finished": game.finished(),
+                    "winners": game.winners(),
                 }
             )
         return listing

@@ -50,7 +50,7 @@ from vision.readings import DieReadings, draw
 from vision.sources import FrameSource, Reconnecting, SourceError, open_source
 from vision.tracker import RollEvent, RollTracker
 from webui.crops import SharedClassifier, save_crops
-from webui.sources import TableGame, start_demo_game, table_game
+from webui.sources import DemoGame, TableGame, table_game
 
 LIVE_INTERVAL = 0.1  # at most 10 live frames a second: the picture is for people, spare the CPU
 LIVE_WIDTH = 640  # live frames are shrunk to this width: plenty for a phone, cheap to encode
@@ -428,7 +428,7 @@ def demo_camera(
             Detector(detector_model),
             classifier,
             kind="cubes",
-            start_game=start_demo_game,
+            start_game=DemoGame(),
             photo_classifier=photo_classifier,
             size_hints=False,  # nobody can move the demo's camera closer
         )

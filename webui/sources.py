@@ -11,7 +11,9 @@ roll.  ``open_source`` names them:
   ``dicescore watch`` prints, optionally with ``"wait": seconds`` before it (default
   ``RECORDED_PACE``);
 * ``demo``: a Cubes game for three, so a newcomer sees a game being played at once; it
-  starts a new game whenever no Cubes game is in progress.  It is the demo video read by
+  starts that game once a run (when it ends, the video plays on and scores a Cubes game
+  started on the page; a demo left running all evening does not fill the games list with
+  its own).  It is the demo video read by
   the camera pipeline when both the video and the detector model exist, else seeded
   random throws at a table's pace.
 """
@@ -90,6 +92,7 @@ class DemoRolls:
     def __init__(self, seed: int = 2026, pace: float = RECORDED_PACE):
         self.seed = seed
         self.pace = pace
+        self.start_game = DemoGame()
 
     def __iter__(self) -> Iterator[Roll]:
         rng = random.Random(self.seed)
@@ -100,12 +103,17 @@ class DemoRolls:
             top = [demo_guesses(face, labels, rng) for face in faces]
             yield Roll(faces, top, self.pace)
 
-    def start_game(self, ledger: Ledger) -> None:
-        start_demo_game(ledger)
 
+class DemoGame:
+    """Starts the demo's Cubes game for Ana, Bo and Cy, the first time it is asked only."""
 
-def start_demo_game(ledger: Ledger) -> None:
-    ledger.new_game("cubes", list(DEMO_PLAYERS))
+    def __init__(self):
+        self.started = False
+
+    def __call__(self, ledger: Ledger) -> None:
+        if not self.started:
+            self.started = True
+            ledger.new_game("cubes", list(DEMO_PLAYERS))
 
 
 def demo_guesses(face: str, labels: tuple[str, ...], rng: random.Random) -> list[list[Any]]:

@@ -70,6 +70,23 @@ def test_games_in_progress_can_be_resumed(client):
     assert "Games in progress" in page and 'href="/games/1"' in page
 
 
+def test_finished_games_name_their_winners_and_the_newest_ten_stay_in_view(api):
+    for number in range(12):
+        game = api.new_game("rodeo-rummy", ["Ana", "Bo"], spinner="physical", winning_score=1)
+        rodeo_turn(api, game, "Ana", FIVES if number % 2 else NOTHING)  # a 15 ends the game
+        rodeo_turn(api, game, "Bo", NOTHING if number % 2 else FIVES)
+    api.new_game("rodeo-rummy", ["Ana", "Bo"], spinner="physical")
+    listed = api.client.get("/api/games").json["games"]
+    assert [game["winners"] for game in listed[:3]] == [[], ["Ana"], ["Bo"]]  # newest first
+    page = api.client.get("/").get_data(as_text=True)
+    finished = page[page.index('id="finished-games"') :]
+    in_view, older = finished.split('<details class="older">')
+    assert len(re.findall(r'href="/games/\d+"', in_view)) == 10
+    assert re.search(r'href="/games/13"', page[: page.index('id="finished-games"')])  # in progress
+    assert "<summary>2 older</summary>" in older and re.findall(r'href="/games/(\d+)"', older) == ["2", "1"]
+    assert re.findall(r'<span class="result">(\w+) won</span>', older) == ["Ana", "Bo"]
+
+
 def test_the_table_page_shows_whose_turn_the_dice_form_and_the_scores(client):
     create(client, game="test/pip-race", player=["Ana", "Bo"])
     page = client.get("/games/1").get_data(as_text=True)

@@ -91,6 +91,27 @@ def test_the_demo_starts_a_cubes_game_and_plays_it(app):
     assert [roll["player"] for roll in rolls] == ["Ana", "Bo", "Cy", "Ana"]
 
 
+def test_the_demo_starts_its_game_once_a_run_then_scores_a_cubes_game_started_on_the_page(app):
+    from webui.sources import DemoRolls
+
+    api = Api(app.test_client())
+    demo = DemoRolls(seed=1, pace=0)
+    feed(app, _first(demo, 1)).join(timeout=10)
+    (listed,) = api.client.get("/api/games").json["games"]
+    for _ in range(100):  # CUBES and five blanks: the others pay 5 each, until the sets run out
+        if api.view(listed["id"])["finished"]:
+            break
+        assert api.roll(listed["id"], "CUBES", *["BLANK"] * 5).status_code == 201
+    assert api.view(listed["id"])["finished"]
+    feed(app, _first(demo, 2)).join(timeout=10)
+    assert len(api.client.get("/api/games").json["games"]) == 1  # no second demo game
+    mine = api.new_game("cubes", ("Dee", "Eve"))
+    feed(app, _first(demo, 2)).join(timeout=10)
+    events = api.client.get(f"/api/games/{mine}/events").json["events"]
+    rolls = [event for event in events if event["type"] == "roll"]
+    assert [roll["player"] for roll in rolls] == ["Dee", "Eve"]
+
+
 def test_the_demo_leaves_games_of_other_dice_alone(app):
     from webui.sources import DemoRolls
 
