@@ -50,6 +50,7 @@ from vision.readings import DieReadings, draw
 from vision.sources import FrameSource, Reconnecting, SourceError, open_source
 from vision.tracker import RollEvent, RollTracker
 from webui.crops import SharedClassifier, save_crops
+from webui.dice import KIND_TITLES
 from webui.sources import DemoGame, TableGame, table_game
 
 LIVE_INTERVAL = 0.1  # at most 10 live frames a second: the picture is for people, spare the CPU
@@ -316,7 +317,8 @@ class Camera:
             target = table_game(ledger, self.kind)
         self.view.game_id = target.game_id if target is not None else None
         if target is None:
-            self.view.set_status(f"watching {self.source.name}; start a dice game to score its rolls")
+            dice = KIND_TITLES[self.kind] if self.kind else "dice"
+            self.view.set_status(f"watching {self.source.name}; start a game of {dice} to score its rolls")
         elif self.view.status.endswith("to score its rolls"):
             self.view.set_status(f"watching {self.source.name}")
         return target

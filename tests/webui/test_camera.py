@@ -601,6 +601,26 @@ def test_the_demo_video_is_read_by_the_camera_as_a_cubes_game_for_three(app, tmp
     assert roll["player"] == "Ana" and sorted(roll["faces"]) == sorted(labels) and roll["unsure"] == []
 
 
+def test_once_the_demo_game_ends_the_demo_asks_for_a_cubes_game(app, tmp_path):
+    clip = tmp_path / "demo.mp4"
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), 40, (640, 480))
+    for frame in throw({}):
+        writer.write(frame)
+    writer.release()
+    camera = demo_camera(clip, stand_in_detector(tmp_path / "none.onnx", ()), ToneClassifier({}))
+    api = Api(app.test_client())
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        demo = camera.find_game(app, ledger).game_id
+        while not api.view(demo)["finished"]:  # CUBES and five blanks: the others pay 5 each
+            assert api.roll(demo, "CUBES", *["BLANK"] * 5).status_code == 201
+        assert camera.find_game(app, ledger) is None
+        assert len(ledger.games()) == 1  # the demo starts no second game of its own
+    finally:
+        ledger.close()
+    assert camera.view.status == "watching the demo video; start a game of Cubes dice to score its rolls"
+
+
 def test_the_demo_never_asks_for_its_camera_closer(app, tmp_path):
     clip = tmp_path / "demo.mp4"
     writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), 40, (640, 480))
