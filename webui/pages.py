@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import Forbidden
 
 from dicescore.ledger import Ledger
@@ -15,6 +15,7 @@ from scoring.game import IllegalMove
 from scoring.games import GAMES
 from scoring.targets import SHOOTOUT_TITLES
 from webui import security
+from webui.crops import crop_path
 from webui.db import get_ledger
 from webui.entry import (
     dice_to_enter,
@@ -181,6 +182,16 @@ def table_page(game_id: int):
     }
     camera = current_app.extensions.get("dicescore.camera")
     return render_template("table.html", t=state, board_html=render_board(state), faces=faces, camera=camera)
+
+
+@bp.get(f"/games/{GAME_ID}/rolls/<int:roll>/dice/<int:die>.png")
+def die_crop(game_id: int, roll: int, die: int):
+    """The camera's picture of one die of a roll, as it read it: the tap dialog shows it, so
+    that a player sees which die they are correcting."""
+    path = crop_path(current_app, game_id, roll, die)
+    if not path.is_file():
+        abort(404, f"the camera kept no picture of die {die + 1} of roll #{roll} in game #{game_id}")
+    return send_file(path.resolve(), mimetype="image/png", max_age=0)
 
 
 @bp.get(f"/games/{GAME_ID}/board")

@@ -225,6 +225,8 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
 
         tab.locator("#dice .die.unsure").first.click()  # the unreadable die, read as its likeliest face
         expect(tab.locator("#correct-guesses .face")).to_have_text(["blank", "2"])
+        expect(tab.locator("#correct-crop")).to_be_visible()  # the die as the camera saw it
+        assert tab.locator("#correct-crop").evaluate("crop => crop.naturalWidth") > 0
         tab.locator("#correct-guesses .face[data-label='2']").click()
         expect(tab.locator("#dice .die.unsure")).to_have_count(1)
         expect(tab.locator("#history li").first).to_contain_text("corrected to")
@@ -329,6 +331,10 @@ def test_a_game_entered_by_hand_survives_a_reload_and_shows_on_a_second_device(s
 
     second = open_tab(tab.url)
     expect(second.locator("#turn")).to_contain_text("Bo's turn")
+    tab.locator("#dice .die").nth(1).click()
+    expect(tab.locator("#correct-faces .face")).to_have_count(8)
+    expect(tab.locator("#correct-crop")).to_be_hidden()  # dice entered by hand have no picture
+    tab.get_by_role("button", name="Cancel").click()
     tap_to_correct(tab, 1, "3")
     # pushed to the second device, which is not reloaded and polls nothing for the table
     expect(second.locator("#make")).to_contain_text("CUBES + 3")

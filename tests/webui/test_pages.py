@@ -4,6 +4,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from scoring.games import GAMES
@@ -85,6 +87,21 @@ def test_finished_games_name_their_winners_and_the_newest_ten_stay_in_view(api):
     assert re.search(r'href="/games/13"', page[: page.index('id="finished-games"')])  # in progress
     assert "<summary>2 older</summary>" in older and re.findall(r'href="/games/(\d+)"', older) == ["2", "1"]
     assert re.findall(r'<span class="result">(\w+) won</span>', older) == ["Ana", "Bo"]
+
+
+def test_a_rolls_die_crops_are_served_for_the_tap_dialog(app, api):
+    from webui.crops import save_crops
+
+    game = api.new_game("cubes", ("Ana", "Bo"))
+    seq = api.roll(game, "1", "2", "3", "4", "5", "6").json["event"]["seq"]
+    crop = np.full((64, 64, 3), 200, np.uint8)
+    save_crops(app, game, seq, [None, crop])
+    served = api.client.get(f"/games/{game}/rolls/{seq}/dice/1.png")
+    assert served.status_code == 200 and served.mimetype == "image/png"
+    assert (cv2.imdecode(np.frombuffer(served.data, np.uint8), cv2.IMREAD_COLOR) == crop).all()
+    missing = api.client.get(f"/games/{game}/rolls/{seq}/dice/0.png")  # a die the camera did not see
+    assert missing.status_code == 404
+    assert "the camera kept no picture of die 1 of roll #2" in missing.get_data(as_text=True)
 
 
 def test_the_table_page_shows_whose_turn_the_dice_form_and_the_scores(client):

@@ -118,6 +118,17 @@ function faceButton(label, onPick) {
   return button;
 }
 
+// The camera's picture of the tapped die, when it kept one (none for dice entered by hand).
+function showCrop(url) {
+  const crop = document.getElementById("correct-crop");
+  crop.hidden = true;
+  crop.removeAttribute("src");
+  if (url === null) return;
+  crop.onload = () => { crop.hidden = false; };
+  crop.onerror = () => { crop.hidden = true; };
+  crop.src = url;
+}
+
 function openCorrection(die) {
   const rollFaces = JSON.parse(die.dataset.faces);
   const index = Number(die.dataset.die);
@@ -132,6 +143,7 @@ function openCorrection(die) {
   const read = JSON.parse(die.dataset.top || "[]");
   const guesses = read.map(([label]) => label).filter((label) => label in faces.texts);
   document.getElementById("teach").hidden = read.length === 0; // only the camera's dice have crops
+  showCrop(read.length ? table.dataset.crop.replace("ROLL", die.dataset.roll).replace("DIE", index) : null);
   document.getElementById("correct-guesses").replaceChildren(...guesses.map((label) => faceButton(label, correct)));
   document.getElementById("correct-faces").replaceChildren(...faces.labels.map((label) => faceButton(label, correct)));
   document.getElementById("teach-roll").onclick = () => { dialog.close(); teachRoll(die.dataset.roll); };
