@@ -109,6 +109,12 @@ def crop_path(app: Flask, game_id: int, roll: int, die: int) -> Path:
     return Path(app.config["CROPS"]) / f"{game_id}-{roll}-{die}.png"
 
 
+def kept_crops(app: Flask, game_id: int) -> set[str]:
+    """``"<roll seq>-<die>"`` of each die of the game whose crop the camera kept."""
+    prefix = f"{game_id}-"
+    return {path.stem.removeprefix(prefix) for path in Path(app.config["CROPS"]).glob(f"{prefix}*.png")}
+
+
 def save_crops(app: Flask, game_id: int, roll: int, crops: Sequence[np.ndarray | None]) -> None:
     """Keep the crops of a stored roll (None for a die the camera did not see)."""
     for die, crop in enumerate(crops):

@@ -15,7 +15,7 @@ from scoring.game import IllegalMove
 from scoring.games import GAMES
 from scoring.targets import SHOOTOUT_TITLES
 from webui import security
-from webui.crops import crop_path
+from webui.crops import crop_path, kept_crops
 from webui.db import get_ledger
 from webui.entry import (
     dice_to_enter,
@@ -236,6 +236,7 @@ def render_board(state: dict[str, Any]) -> str:
         square_makers=allowed_to("square"),
         stealers=allowed_to("steal"),
         physical_cards=physical_cards(),
+        crops=kept_crops(current_app, state["id"]),
         suits=SUITS,
         entry_faces=dice_to_enter(view, state["dice"], kind),
         dice_fixed=view["dice_per_roll"] is not None,

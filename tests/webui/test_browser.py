@@ -187,7 +187,9 @@ def test_a_cubes_roll_from_a_recording_is_scored_then_corrected_with_two_taps(
 
     tab.locator("#dice .die").nth(1).click()
     expect(tab.locator("#correct-guesses .face")).to_have_text(["4", "5"])  # the classifier's top-k first
-    expect(tab.locator("#teach")).to_be_visible()  # a die the classifier read may vouch for its roll
+    # a recording keeps no pictures of its dice: none to show, nor to teach the camera with
+    expect(tab.locator("#correct-crop")).to_be_hidden()
+    expect(tab.locator("#teach")).to_be_hidden()
     tab.screenshot(path=SCREENSHOTS / "correct-a-die.png")
     tab.locator("#correct-guesses .face[data-label='5']").click()
     expect(tab.locator("#last-note")).to_contain_text("Ana takes 8")
@@ -226,6 +228,7 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
         tab.locator("#dice .die.unsure").first.click()  # the unreadable die, read as its likeliest face
         expect(tab.locator("#correct-guesses .face")).to_have_text(["blank", "2"])
         expect(tab.locator("#correct-crop")).to_be_visible()  # the die as the camera saw it
+        expect(tab.locator("#teach")).to_be_visible()  # a roll the camera saw may be vouched for
         assert tab.locator("#correct-crop").evaluate("crop => crop.naturalWidth") > 0
         tab.locator("#correct-guesses .face[data-label='2']").click()
         expect(tab.locator("#dice .die.unsure")).to_have_count(1)

@@ -99,6 +99,8 @@ def test_a_rolls_die_crops_are_served_for_the_tap_dialog(app, api):
     served = api.client.get(f"/games/{game}/rolls/{seq}/dice/1.png")
     assert served.status_code == 200 and served.mimetype == "image/png"
     assert (cv2.imdecode(np.frombuffer(served.data, np.uint8), cv2.IMREAD_COLOR) == crop).all()
+    board = api.client.get(f"/games/{game}/board").json["html"]
+    assert re.findall(r'data-die="(\d)" data-crop', board) == ["1", "1"]  # the dice row and the history
     missing = api.client.get(f"/games/{game}/rolls/{seq}/dice/0.png")  # a die the camera did not see
     assert missing.status_code == 404
     assert "the camera kept no picture of die 1 of roll #2" in missing.get_data(as_text=True)

@@ -118,7 +118,8 @@ function faceButton(label, onPick) {
   return button;
 }
 
-// The camera's picture of the tapped die, when it kept one (none for dice entered by hand).
+// The camera's picture of the tapped die, when it kept one (none for dice entered by hand
+// or read from a recording).
 function showCrop(url) {
   const crop = document.getElementById("correct-crop");
   crop.hidden = true;
@@ -142,8 +143,9 @@ function openCorrection(die) {
   // The classifier's top-k for this die ([[label, p], ...]) when the camera read it.
   const read = JSON.parse(die.dataset.top || "[]");
   const guesses = read.map(([label]) => label).filter((label) => label in faces.texts);
-  document.getElementById("teach").hidden = read.length === 0; // only the camera's dice have crops
-  showCrop(read.length ? table.dataset.crop.replace("ROLL", die.dataset.roll).replace("DIE", index) : null);
+  // a roll can teach the camera only with the pictures it kept of the dice
+  document.getElementById("teach").hidden = !board.querySelector(`.die[data-roll="${die.dataset.roll}"][data-crop]`);
+  showCrop("crop" in die.dataset ? table.dataset.crop.replace("ROLL", die.dataset.roll).replace("DIE", index) : null);
   document.getElementById("correct-guesses").replaceChildren(...guesses.map((label) => faceButton(label, correct)));
   document.getElementById("correct-faces").replaceChildren(...faces.labels.map((label) => faceButton(label, correct)));
   document.getElementById("teach-roll").onclick = () => { dialog.close(); teachRoll(die.dataset.roll); };
