@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import cv2
@@ -109,10 +109,15 @@ def crop_path(app: Flask, game_id: int, roll: int, die: int) -> Path:
     return Path(app.config["CROPS"]) / f"{game_id}-{roll}-{die}.png"
 
 
-def kept_crops(app: Flask, game_id: int) -> set[str]:
-    """``"<roll seq>-<die>"`` of each die of the game whose crop the camera kept."""
-    prefix = f"{game_id}-"
-    return {path.stem.removeprefix(prefix) for path in Path(app.config["CROPS"]).glob(f"{prefix}*.png")}
+def kept_crops(app: Flask, game_id: int, rolls: Iterable[tuple[int, int]]) -> set[str]:
+    """``"<roll seq>-<die>"`` of each die of ``rolls`` ((seq, dice) pairs) whose crop the
+    camera kept (a stat a die: the crops folder holds every game's)."""
+    return {
+        f"{seq}-{die}"
+        for seq, dice in rolls
+        for die in range(dice)
+        if crop_path(app, game_id, seq, die).is_file()
+    }
 
 
 def save_crops(app: Flask, game_id: int, roll: int, crops: Sequence[np.ndarray | None]) -> None:

@@ -206,6 +206,11 @@ def board(ledger: Ledger, game_id: int) -> dict[str, Any]:
     return {"version": state["version"], "html": render_board(state), "last_note": notes[-1] if notes else ""}
 
 
+def camera_rolls(state: dict[str, Any]) -> list[tuple[int, int]]:
+    """(seq, dice) of each roll in force that the camera read (it carries the top-k)."""
+    return [(row["seq"], len(row["faces"])) for row in state["history"] if row.get("top") and row["in_force"]]
+
+
 def render_board(state: dict[str, Any]) -> str:
     view = state["view"]
     kind = DIE_KINDS.get(state["die_kind"] or "")
@@ -236,7 +241,7 @@ def render_board(state: dict[str, Any]) -> str:
         square_makers=allowed_to("square"),
         stealers=allowed_to("steal"),
         physical_cards=physical_cards(),
-        crops=kept_crops(current_app, state["id"]),
+        crops=kept_crops(current_app, state["id"], camera_rolls(state)),
         suits=SUITS,
         entry_faces=dice_to_enter(view, state["dice"], kind),
         dice_fixed=view["dice_per_roll"] is not None,

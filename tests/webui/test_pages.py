@@ -93,7 +93,9 @@ def test_a_rolls_die_crops_are_served_for_the_tap_dialog(app, api):
     from webui.crops import save_crops
 
     game = api.new_game("cubes", ("Ana", "Bo"))
-    seq = api.roll(game, "1", "2", "3", "4", "5", "6").json["event"]["seq"]
+    faces = ["1", "2", "3", "4", "5", "6"]
+    read = api.move(game, "roll", "Ana", faces=faces, top=[[[face, 0.9]] for face in faces])  # as the camera
+    seq = read.json["event"]["seq"]
     crop = np.full((64, 64, 3), 200, np.uint8)
     save_crops(app, game, seq, [None, crop])
     served = api.client.get(f"/games/{game}/rolls/{seq}/dice/1.png")
