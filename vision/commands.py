@@ -13,12 +13,13 @@ import logging
 import sys
 
 KINDS = ("square-shooters", "cubes", "d6")
+DICE_HELP = "the dice on the table: square-shooters (card dice), cubes or d6 (pip dice; the default)"
 
 
 def add_vision_commands(commands) -> None:
     read = commands.add_parser("read", help="find and read every die in images")
-    read.add_argument("images", nargs="+", metavar="IMAGE")
-    read.add_argument("--dice", default="d6", choices=KINDS)
+    read.add_argument("images", nargs="+", metavar="IMAGE", help="a photo of the dice (JPEG, PNG, WebP...)")
+    read.add_argument("--dice", default="d6", choices=KINDS, help=DICE_HELP)
     read.add_argument("--json", action="store_true", help="one JSON object per image")
     read.set_defaults(run=read_command)
 
@@ -26,7 +27,7 @@ def add_vision_commands(commands) -> None:
     watch.add_argument(
         "--source", default="0", metavar="SRC", help="camera index, demo, URL, video or folder"
     )
-    watch.add_argument("--dice", default="d6", choices=KINDS)
+    watch.add_argument("--dice", default="d6", choices=KINDS, help=DICE_HELP)
     watch.add_argument(
         "--settle", type=float, default=0.3, metavar="SECONDS", help="still time that ends a roll"
     )
