@@ -376,6 +376,19 @@ def train(
     return model.cpu().eval()
 
 
+def take_any_size(proto):
+    """The ONNX model with its image's and outputs' heights and widths named, not fixed: the
+    network is convolutional, so vision/detector.py may show it a 16:9 frame padded to 384x224
+    rather than to its whole 384x288 view (any multiple of 16 works)."""
+    for value in [*proto.graph.input, *proto.graph.output]:
+        dims = value.type.tensor_type.shape.dim
+        for axis, side in ((2, "height"), (3, "width")):
+            dims[axis].Clear()
+            dims[axis].dim_param = f"{value.name}_{side}"
+    del proto.graph.value_info[:]  # the exporter's inner shapes, all at the one size
+    return proto
+
+
 def export(model: DetectorNet, path: Path, recipe: dict, leaning_from: float | None = None) -> None:
     """One ONNX file; the input size and stride ride in its metadata (vision/detector.py reads
     them), and ``leaning_from``, the cocked output from which a die leans, when chosen for it."""
@@ -392,7 +405,7 @@ def export(model: DetectorNet, path: Path, recipe: dict, leaning_from: float | N
         dynamic_shapes=({0: torch.export.Dim("batch")},),
         external_data=False,
     )
-    proto = onnx.load(str(path))
+    proto = take_any_size(onnx.load(str(path)))
     meta = {"input_width": INPUT_W, "input_height": INPUT_H, "stride": STRIDE, "recipe": json.dumps(recipe)}
     if leaning_from is not None:
         meta["leaning_from"] = leaning_from

@@ -44,10 +44,12 @@ from vision.readings import (
 W, H, STRIDE = 64, 48, 4  # the stand-in model's input size and output stride
 
 
-def stand_in_detector(path, dice=((4, 3, False), (10, 8, True))):
+def stand_in_detector(path, dice=((4, 3, False), (10, 8, True)), any_size=False):
     """An ONNX model with the detector's inputs, outputs and metadata that always 'sees' a
-    12x12-pixel face centred on each given (cell x, cell y) and flags the cocked ones."""
+    12x12-pixel face centred on each given (cell x, cell y) and flags the cocked ones;
+    ``any_size`` names its input's height and width instead of fixing them."""
     h, w = H // STRIDE, W // STRIDE
+    sides = ("height", "width") if any_size else (H, W)
     heat = np.zeros((1, 1, h, w), np.float32)
     corners = np.zeros((1, 8, h, w), np.float32)
     cocked = np.zeros((1, 1, h, w), np.float32)
@@ -63,7 +65,7 @@ def stand_in_detector(path, dice=((4, 3, False), (10, 8, True))):
     graph = helper.make_graph(
         nodes,
         "stand_in_detector",
-        [helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, H, W])],
+        [helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, *sides])],
         [
             helper.make_tensor_value_info("heat", TensorProto.FLOAT, [1, 1, h, w]),
             helper.make_tensor_value_info("corners", TensorProto.FLOAT, [1, 8, h, w]),
@@ -126,6 +128,30 @@ def test_a_frame_far_from_4_3_is_padded_not_squashed(model):
     assert np.allclose(found.sizes, 120)
     centres = sorted(map(tuple, np.round(found.centers).astype(int).tolist()))
     assert centres == [(0, 140), (240, 340)]
+
+
+def test_a_model_that_takes_any_size_pads_a_far_frame_only_to_the_next_step(tmp_path, monkeypatch):
+    monkeypatch.setattr(vision.detector, "PAD_STEP", 8)
+    frame = np.full((270, 480, 3), 200, np.uint8)  # 16:9: shrunk to 64 x 36
+    fixed = Detector(stand_in_detector(tmp_path / "fixed.onnx"))
+    any_size = Detector(stand_in_detector(tmp_path / "any.onnx", any_size=True))
+    assert not fixed.any_size and any_size.any_size
+    small, _, origin = fixed.fit(frame)
+    assert small.shape == (H, W, 3) and origin.tolist() == [0, 6]  # the whole 4:3 view
+    small, _, origin = any_size.fit(frame)
+    assert small.shape == (40, W, 3) and origin.tolist() == [0, 2]  # 36 rows padded to 40
+    assert (small[2:38] == 200).all()
+    square = np.full((480, 640, 3), 200, np.uint8)  # a 4:3 frame is stretched, never padded
+    assert any_size.fit(square)[0].shape == (H, W, 3)
+
+
+def test_the_shipped_detector_sees_a_16_9_webcam_frame_at_384x224():
+    detector = Detector()
+    assert detector.any_size and (detector.width, detector.height) == (384, 288)
+    small, _, origin = detector.fit(np.zeros((720, 1280, 3), np.uint8))
+    assert small.shape == (224, 384, 3) and origin.tolist() == [0, 4]
+    found = detector.detect(np.zeros((720, 1280, 3), np.uint8))  # the network runs at that size
+    assert len(found) == 0
 
 
 def test_merging_passes_keeps_one_find_per_die_seen_twice_or_surely():
