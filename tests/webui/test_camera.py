@@ -571,16 +571,21 @@ def test_the_demo_plays_seeded_throws_without_its_video(tmp_path, monkeypatch, c
     assert isinstance(open_source("demo"), DemoRolls)
 
 
+def demo_clip(path, frames):
+    """A stand-in for the demo video: ``frames`` written as an MP4 at 40 fps."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 40, (640, 480))
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+    return path
+
+
 def test_the_demo_video_is_read_by_the_camera_as_a_cubes_game_for_three(app, tmp_path):
     cells = ((2, 2, False), (6, 2, False), (10, 2, False), (2, 8, False), (6, 8, False), (10, 8, False))
     labels = ("1", "2", "3", "4", "5", "CUBES")
     tones = {centre(cell): 40 * (i + 1) for i, cell in enumerate(cells)}
     classifier = ToneClassifier({40 * (i + 1): (label, [(label, 0.9)]) for i, label in enumerate(labels)})
-    clip = tmp_path / "demo.mp4"
-    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), 40, (640, 480))
-    for frame in throw(tones, still=15):
-        writer.write(frame)
-    writer.release()
+    clip = demo_clip(tmp_path / "demo.mp4", throw(tones, still=15))
 
     camera = demo_camera(clip, stand_in_detector(tmp_path / "six.onnx", cells), classifier)
     thread = camera.watch(app)
@@ -602,11 +607,7 @@ def test_the_demo_video_is_read_by_the_camera_as_a_cubes_game_for_three(app, tmp
 
 
 def test_once_the_demo_game_ends_the_demo_asks_for_a_cubes_game(app, tmp_path):
-    clip = tmp_path / "demo.mp4"
-    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), 40, (640, 480))
-    for frame in throw({}):
-        writer.write(frame)
-    writer.release()
+    clip = demo_clip(tmp_path / "demo.mp4", throw({}))
     camera = demo_camera(clip, stand_in_detector(tmp_path / "none.onnx", ()), ToneClassifier({}))
     api = Api(app.test_client())
     ledger = Ledger.open(app.config["DATABASE"])
@@ -622,11 +623,7 @@ def test_once_the_demo_game_ends_the_demo_asks_for_a_cubes_game(app, tmp_path):
 
 
 def test_the_demo_never_asks_for_its_camera_closer(app, tmp_path):
-    clip = tmp_path / "demo.mp4"
-    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), 40, (640, 480))
-    for frame in throw({}):
-        writer.write(frame)
-    writer.release()
+    clip = demo_clip(tmp_path / "demo.mp4", throw({}))
     classifier = ToneClassifier({})
     camera = demo_camera(clip, stand_in_detector(tmp_path / "none.onnx", ()), classifier)
     squares = [[[x, 100], [x + 10, 100], [x + 10, 110], [x, 110]] for x in range(100, 700, 100)]
