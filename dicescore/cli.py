@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -116,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:  # IllegalMove and UnknownFace are ValueErrors: bad input
         print(f"dicescore {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader has read enough (`dicescore watch | head -1`): no error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so exit's flush is quiet too
     return 0
 
 

@@ -102,3 +102,16 @@ def test_the_console_script_runs_as_a_module():
         text=True,
     )
     assert result.returncode == 0 and result.stdout == "Straight Flush, 6 high in hearts\n"
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly():
+    # `dicescore read ... --json | head -1`: each photo's line is written as it is read, so the
+    # second one meets a closed pipe
+    scene = Path(__file__).parents[1] / "vision" / "fixtures" / "scenes" / "scene00000_0075.png"
+    command = [sys.executable, "-m", "dicescore.cli", "read", *[str(scene)] * 8, "--json"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = json.loads(process.stdout.readline())
+    process.stdout.close()
+    error = process.stderr.read()
+    assert process.wait(timeout=120) == 0 and first["image"] == str(scene)
+    assert error == ""
