@@ -48,9 +48,9 @@ BIGGER_ZOOM_OUTS = (4, 8)
 BIG_SIDE = 16
 MOST_STRETCH = 1.15  # frames further than this from the network's aspect are padded, not stretched
 # A 16:9 webcam frame fills 384x216 of the 384x288 view; padded to 384x224 instead, the
-# network has 22% less to do (6.4 against 7.6 ms), and on 16:9 and 9:16 framings of the
-# held-out scenes it found as many dice, read them as well and made fewer false finds
-# (docs/vision.md, Limits, session 38). 32, not the network's 16, keeps a phone held upright
+# network has 22% less to do (``detect`` 6.8 against 8.2 ms a 1280x720 frame), and on 16:9
+# and 9:16 framings of the held-out scenes it found as many dice, read them as well and made
+# fewer false finds (docs/vision.md, Limits, session 38). 32, not the network's 16, keeps a phone held upright
 # (9:16) at 192 px wide, where 176 lost a little recall.
 PAD_STEP = 32
 # Dice in one frame are one size, give or take the camera's tilt. A find under 0.4x (or over
