@@ -69,6 +69,45 @@ def test_an_image_that_cannot_be_read_says_why(tmp_path, name, content, why):
     assert why in str(error.value)
 
 
+def busy_jpeg(progressive: bool = False) -> bytes:
+    """A photo-sized JPEG with detail in every row, so its scan data runs the file's length."""
+    pixels = np.random.default_rng(3).integers(0, 256, (240, 320, 3), np.uint8)
+    return cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_PROGRESSIVE, int(progressive)])[1].tobytes()
+
+
+def with_thumbnail(jpeg: bytes) -> bytes:
+    """``jpeg`` carrying a whole small JPEG in an APP1 block before its scan, as a phone's EXIF
+    thumbnail does: that thumbnail's end-of-image marker comes before the photo's own."""
+    thumbnail = cv2.imencode(".jpg", np.full((8, 8, 3), 128, np.uint8))[1].tobytes()
+    app1 = b"Exif\0\0" + thumbnail
+    return jpeg[:2] + b"\xff\xe1" + (len(app1) + 2).to_bytes(2, "big") + app1 + jpeg[2:]
+
+
+@pytest.mark.parametrize("share", [0.9, 0.5, 0.1])
+@pytest.mark.parametrize("thumbnail", [False, True])
+def test_a_jpeg_cut_short_in_copying_says_so_rather_than_reading_half_a_photo(tmp_path, share, thumbnail):
+    # OpenCV decodes a cut JPEG, greying its lost rows: the dice there would go uncounted
+    jpeg = with_thumbnail(busy_jpeg()) if thumbnail else busy_jpeg()
+    (tmp_path / "IMG_0004.jpg").write_bytes(jpeg[: int(len(jpeg) * share)])
+    with pytest.raises(SourceError, match=r"IMG_0004.jpg \(the JPEG file ends before its picture does"):
+        load_image(tmp_path / "IMG_0004.jpg")
+
+
+@pytest.mark.parametrize(
+    "jpeg",
+    [
+        busy_jpeg(progressive=True),  # scans with tables between them
+        with_thumbnail(busy_jpeg()),
+        busy_jpeg() + b"\0\0\0\x18ftypmp42" + bytes(400),  # a motion photo: a video after the picture
+        busy_jpeg()[:2] + b"\xff\xff" + busy_jpeg()[2:],  # a fill byte before a marker
+    ],
+    ids=["progressive", "thumbnail", "motion photo", "fill byte"],
+)
+def test_a_whole_jpeg_is_read_whatever_it_carries(tmp_path, jpeg):
+    (tmp_path / "whole.jpg").write_bytes(jpeg)
+    assert load_image(tmp_path / "whole.jpg").shape == (240, 320, 3)
+
+
 def test_a_folder_is_not_an_image(tmp_path):
     with pytest.raises(SourceError, match="a folder, not an image file"):
         load_image(tmp_path)
