@@ -93,6 +93,9 @@ def test_fours_in_a_set_and_or_run():
 def test_a_run_containing_4_5_6_may_hold_more_ranks():
     assert score("2S 3S 4S 5S 6S 9H KC QD 8H", "4-5-6-run", "none").points == 25
     assert score("3S 4S 5S 9H KC QD 8H 2C 10D", "4-5-6-run", "none").points == 0
+    # "... but remember that a run must contain cards of the same suit."
+    assert score("4S 5H 6D 2C 9C KC QD 8H 10S", "4-5-6-run", "none").points == 0
+    assert score("4H 5H 6H 2C 9C KC QD 8S 10S", "4-5-6-run", "none").points == 15
 
 
 def test_a_suit_run_goal_counts_only_that_suits_runs():

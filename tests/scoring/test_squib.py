@@ -62,6 +62,19 @@ def test_the_example_squib_steal_player_1_wins():
     assert squib_steal([player_2], [player_1]).winner == -1
 
 
+def test_two_excited_squibs_together_are_no_good():
+    # The sheet: "NO GOOD (two excited squibs together)": touching squibs may not share
+    # an emotion, even when colour and kind differ.
+    top = ["blue excited rocket", "green happy candle"]
+    with pytest.raises(IllegalMove) as refused:
+        Square.parse([[top], [["yellow excited missile", "orange sad spinny"]]])
+    assert str(refused.value) == (
+        "blue excited rocket (row 1, card 1, left) and yellow excited missile (row 2, card 1, left) "
+        "touch and share emotion excited"
+    )
+    assert Square.parse([[top], [["yellow sleepy missile", "orange sad spinny"]]]).score == 2
+
+
 # -- validity ----------------------------------------------------------------------------------
 def test_touching_squibs_that_share_a_feature_are_named():
     grid = legal_grid(2, 1)
