@@ -579,6 +579,14 @@ def write_card(
   Scene crops make {recipe["scene_share"]:.0%} of every epoch (taken in turn from fresh random
   orders, so each is drawn about equally often); the rest is the whole pool once."""
         scene_time = f", cutting scene crops {recipe['scene_s'] / 60:.1f} min"
+    if recipe.get("negatives"):
+        scene_data += f"""
+- Plus {recipe["negative_crops"]:,} `none` crops cut from real photos with no dice
+  ({", ".join(recipe["negatives"])}: `python -m datasets.photos_without_dice train`, the
+  sample photos of Debian's opencv-doc and mate-backgrounds), each place the detector takes for
+  a die there jittered, and random quads, at three sizes (`train_faces.photo_negatives`): the
+  renders' own `none` crops are render tables and props. They make {recipe["scene_share"]:.0%}
+  of every epoch{" with the scene crops" if recipe.get("scenes") else ""}."""
     width = recipe.get("width", WIDTH)
     eight_bit = quantized_lines(recipe, unquantized, trained, heldout, corner, latency)
     limits = size_limit(model_path) + started_line(recipe, before, trained, heldout, corner)
@@ -901,6 +909,10 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
         command += f" --scene-share {recipe['scene_share']}"
         if recipe.get("scene_jitter", SCENE_JITTER) != SCENE_JITTER:
             command += f" --scene-jitter {recipe['scene_jitter']}"
+    if recipe.get("negatives"):
+        command += f" --negatives {' '.join(recipe['negatives'])}"
+        if not recipe.get("scenes"):
+            command += f" --scene-share {recipe['scene_share']}"
     for key in ("degrade", "relight"):
         if recipe.get(key):
             command += f" --{key} {recipe[key]:g}"

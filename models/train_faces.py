@@ -13,6 +13,8 @@ split only) the way the app cuts them: each die at least half visible, rectified
 quad with jittered corners, several copies a die, plus ``none`` crops of table, cards, chips
 and hands away from the dice.  They make ``--scene-share`` of every epoch, drawn in turn from
 a fresh random order, so a few scenes are oversampled and many are spread over the epochs.
+``--negatives DIR ...`` adds ``none`` crops cut from real photos with no dice in them
+(``python -m datasets.photos_without_dice train``; ``photo_negatives``), within the same share.
 A pool smaller than a cached one of the same seed is that pool's first crops (crop i depends
 only on (seed, i)), so a fine-tune on seed 5 loads its pool in seconds instead of rendering it:
 
@@ -67,6 +69,12 @@ HAZE = (0.35, 0.85)  # contrast kept when washed out (glare, haze, auto-exposure
 CAST = 0.45  # the most a warm (tungsten) or cool (shade) light takes from blue or red
 CURVE = (0.7, 1.5)  # gamma of a camera's contrast curve
 RELIGHT_CHANCES = {"cast": 0.5, "exposure": 0.7, "haze": 0.35, "curve": 0.3}  # of each change, per crop
+# --negatives: real photos with no dice (datasets/photos_without_dice.py), cut into ``none`` crops
+NEGATIVES_SEED = 4444
+NEGATIVE_SCALES = (0.5, 1.0, 2.0)  # each photo shown at these sizes, as near and far dice would be
+NEGATIVE_COPIES = 6  # jittered crops of each place the detector takes for a die
+NEGATIVE_RANDOM = 50  # random quads a photo and scale, 12 px to a third of its short side
+NEGATIVE_PLAIN = 12.0  # grey levels: a crop flatter than this is dropped, as a blank die face is flat too
 
 
 def renderer_digest() -> str:
@@ -227,6 +235,48 @@ def scene_crops(
         images += [np.ascontiguousarray(np.rot90(crop, rng.integers(4))) for crop in crops]
         labels += [label for _, label in samples]
     return np.stack(images), labels, used
+
+
+def photo_negatives(folders) -> np.ndarray:
+    """``none`` crops cut from the real photos in ``folders``, which show no dice: every place
+    the detector takes for a die there as `dicescore read` looks (``NEGATIVE_COPIES`` jittered
+    crops of each), and ``NEGATIVE_RANDOM`` random quads, at each of ``NEGATIVE_SCALES``; a
+    third of them under other light; the flat ones dropped.  The renders' own ``none`` crops are
+    render tables and props: these are the real textures and objects the detector takes for dice
+    (docs/vision.md, Limits, session 44)."""
+    from datasets.photos_without_dice import photos
+    from vision.detector import Detector
+
+    rng = np.random.default_rng(NEGATIVES_SEED)
+    detector = Detector()
+    crops = []
+    for path in tqdm([p for folder in folders for p in photos(Path(folder))], desc="photos", unit="photo"):
+        photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        for scale in NEGATIVE_SCALES:
+            shrink = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+            image = cv2.resize(photo, None, fx=scale, fy=scale, interpolation=shrink)
+            if max(image.shape[:2]) > 2400 or min(image.shape[:2]) < 100:
+                continue
+            found = detector.detect_at_scales(image)
+            quads = [
+                jitter_quad(rng, quad, SCENE_JITTER) for quad in found.quads for _ in range(NEGATIVE_COPIES)
+            ]
+            height, width = image.shape[:2]
+            for _ in range(NEGATIVE_RANDOM):
+                side = float(np.exp(rng.uniform(np.log(12), np.log(min(width, height) / 3))))
+                angle = rng.uniform(0, np.pi / 2)
+                corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
+                turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+                centre = rng.uniform([side, side], [width - side, height - side])
+                quad = corners @ turn.T + centre + rng.uniform(-0.1, 0.1, (4, 2)) * side
+                quads.append(quad.astype(np.float32))
+            crops += rectify(image, np.array(quads), INPUT_SIZE)
+    if not crops:
+        raise SystemExit(f"no photos in {', '.join(map(str, folders))}")
+    crops = np.stack(crops)
+    for i in rng.choice(len(crops), len(crops) // 3, replace=False):
+        crops[i] = np.clip(crops[i] * rng.uniform(0.5, 1.4, 3), 0, 255).astype(np.uint8)
+    return crops[crops.mean(3).reshape(len(crops), -1).std(1) >= NEGATIVE_PLAIN]
 
 
 def scene_draws(pool_size: int, scene_size: int, scene_share: float) -> int:
@@ -509,6 +559,14 @@ def main(argv=None):
     parser.add_argument(
         "--scene-share", type=float, default=0.35, help="share of each epoch that is scene crops"
     )
+    parser.add_argument(
+        "--negatives",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="folders of real photos with no dice (python -m datasets.photos_without_dice train) to cut"
+        " `none` crops from; they join the scene crops' share",
+    )
     parser.add_argument("--width", type=int, default=WIDTH, help="FaceNet width (ships at the default)")
     parser.add_argument(
         "--teacher", type=Path, help="distil from this FaceNet (.pt or float .onnx), often a wider one"
@@ -547,6 +605,14 @@ def main(argv=None):
             args.scenes, args.scene_copies, args.seed, args.scene_jitter
         )
         scenes = (crops, crop_labels)
+    negatives = (
+        photo_negatives(args.negatives)
+        if args.negatives
+        else np.zeros((0, INPUT_SIZE, INPUT_SIZE, 3), np.uint8)
+    )
+    if len(negatives):
+        crops, crop_labels = scenes if scenes is not None else (negatives[:0], [])
+        scenes = (np.concatenate([crops, negatives]), [*crop_labels, *[NONE] * len(negatives)])
     cut = time.time()
     teacher = None
     if args.teacher:
@@ -597,12 +663,15 @@ def main(argv=None):
             "distil_temperature": DISTIL_TEMPERATURE,
             "distil_share": DISTIL_SHARE,
         }
-    if scenes is not None:
+    if args.negatives:
+        recipe |= {"negatives": [str(folder) for folder in args.negatives], "negative_crops": len(negatives)}
+        recipe |= {"scene_share": args.scene_share}
+    if args.scenes:
         recipe |= {
             "scenes": [str(folder) for folder in args.scenes],
             "scene_images": scene_count,
-            "scene_crops": len(scenes[1]),
-            "scene_none_crops": scenes[1].count(NONE),
+            "scene_crops": len(scenes[1]) - len(negatives),
+            "scene_none_crops": scenes[1].count(NONE) - len(negatives),
             "scene_copies": args.scene_copies,
             "scene_jitter": args.scene_jitter,
             "scene_share": args.scene_share,

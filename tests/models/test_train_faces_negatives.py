@@ -1,0 +1,63 @@
+"""`none` crops cut from real photos with no dice (`train_faces --negatives`): every crop is
+the network's input size, the same photos give the same crops, flat crops (which a blank die
+face would be too) are left out, and the model card's command and recipe say how they were
+used. The photos here are made up: textures and a flat wall."""
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.photos_without_dice import LONGEST_SIDE, keep_wallpaper, photos
+from models.face_card import reproduce_command
+from models.face_net import INPUT_SIZE
+from models.train_faces import NEGATIVE_PLAIN, photo_negatives
+
+
+@pytest.fixture(scope="module")
+def photo_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("photos")
+    rng = np.random.default_rng(5)
+    coarse = rng.integers(0, 256, (30, 40, 3), np.uint8)  # blotches about 10 px across
+    cv2.imwrite(str(folder / "gravel.png"), cv2.resize(coarse, (400, 300), interpolation=cv2.INTER_CUBIC))
+    stripes = np.zeros((240, 320, 3), np.uint8)
+    for x in range(0, 320, 12):
+        stripes[:, x : x + 5] = (40, 120, 220)
+    cv2.imwrite(str(folder / "stripes.jpg"), stripes)
+    (folder / "notes.txt").write_text("not a photo")
+    return folder
+
+
+def test_negative_crops_are_input_sized_textured_and_repeatable(photo_folder):
+    crops = photo_negatives([photo_folder])
+    assert crops.dtype == np.uint8 and crops.shape[1:] == (INPUT_SIZE, INPUT_SIZE, 3)
+    assert len(crops) >= 2 * 2 * 50  # two photos, two sizes each at least, 50 random quads a size
+    flatness = crops.mean(3).reshape(len(crops), -1).std(1)
+    assert (flatness >= NEGATIVE_PLAIN).all()
+    assert np.array_equal(crops, photo_negatives([photo_folder]))
+
+
+def test_a_flat_wall_gives_no_negatives_and_no_photos_is_an_error(tmp_path):
+    cv2.imwrite(str(tmp_path / "wall.png"), np.full((200, 200, 3), 180, np.uint8))
+    assert len(photo_negatives([tmp_path])) == 0
+    with pytest.raises(SystemExit, match="no photos in"):
+        photo_negatives([tmp_path / "empty"])
+
+
+def test_photos_are_listed_in_name_order_pictures_only(photo_folder):
+    assert [p.name for p in photos(photo_folder)] == ["gravel.png", "stripes.jpg"]
+
+
+def test_a_wallpaper_is_kept_shrunk_to_the_longest_side(tmp_path):
+    big = cv2.imencode(".png", np.full((2000, 3000, 3), 90, np.uint8))[1].tobytes()
+    keep_wallpaper(big, "Dune.png", tmp_path)
+    assert cv2.imread(str(tmp_path / "Dune.jpg")).shape == (round(LONGEST_SIDE * 2 / 3), LONGEST_SIDE, 3)
+
+
+def test_the_card_says_how_the_negatives_were_used():
+    recipe = {"seed": 44, "negatives": ["data/photos-without-dice/train"], "scene_share": 0.12}
+    assert reproduce_command(recipe, "faces.onnx").endswith(
+        "--seed 44 --negatives data/photos-without-dice/train --scene-share 0.12"
+    )
+    recipe |= {"scenes": ["data/scenes/train15"], "scene_copies": 2}
+    command = reproduce_command(recipe, "faces.onnx")
+    assert command.count("--scene-share") == 1 and "--negatives data/photos-without-dice/train" in command
