@@ -25,7 +25,7 @@ from datasets.faces.glyphs import HELDOUT_FONTS
 from datasets.faces.photos import TIGHTNESSES, corner_photos
 from datasets.faces.render import random_shoot, render_dice_set
 from models.face_net import WIDTH
-from models.train_faces import SCENE_JITTER
+from models.train_faces import NEGATIVE_RANDOM, SCENE_JITTER
 from scoring.faces import DIE_KINDS
 from vision.faces import ALL_TURNS, DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 from vision.readings import rectify
@@ -584,7 +584,8 @@ def write_card(
 - Plus {recipe["negative_crops"]:,} `none` crops cut from real photos with no dice
   ({", ".join(recipe["negatives"])}: `python -m datasets.photos_without_dice train`, the
   sample photos of Debian's opencv-doc and mate-backgrounds), each place the detector takes for
-  a die there jittered, and random quads, at three sizes (`train_faces.photo_negatives`): the
+  a die there jittered{", and random quads" if recipe.get("negative_random", NEGATIVE_RANDOM) else ""},
+  at three sizes (`train_faces.photo_negatives`): the
   renders' own `none` crops are render tables and props. They make {recipe["scene_share"]:.0%}
   of every epoch{" with the scene crops" if recipe.get("scenes") else ""}."""
     width = recipe.get("width", WIDTH)
@@ -911,6 +912,8 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
             command += f" --scene-jitter {recipe['scene_jitter']}"
     if recipe.get("negatives"):
         command += f" --negatives {' '.join(recipe['negatives'])}"
+        if recipe.get("negative_random", NEGATIVE_RANDOM) != NEGATIVE_RANDOM:
+            command += f" --negative-random {recipe['negative_random']}"
         if not recipe.get("scenes"):
             command += f" --scene-share {recipe['scene_share']}"
     for key in ("degrade", "relight"):

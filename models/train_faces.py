@@ -237,10 +237,10 @@ def scene_crops(
     return np.stack(images), labels, used
 
 
-def photo_negatives(folders) -> np.ndarray:
+def photo_negatives(folders, random_quads: int = NEGATIVE_RANDOM) -> np.ndarray:
     """``none`` crops cut from the real photos in ``folders``, which show no dice: every place
     the detector takes for a die there as `dicescore read` looks (``NEGATIVE_COPIES`` jittered
-    crops of each), and ``NEGATIVE_RANDOM`` random quads, at each of ``NEGATIVE_SCALES``; a
+    crops of each), and ``random_quads`` random quads, at each of ``NEGATIVE_SCALES``; a
     third of them under other light; the flat ones dropped.  The renders' own ``none`` crops are
     render tables and props: these are the real textures and objects the detector takes for dice
     (docs/vision.md, Limits, session 44)."""
@@ -262,7 +262,7 @@ def photo_negatives(folders) -> np.ndarray:
                 jitter_quad(rng, quad, SCENE_JITTER) for quad in found.quads for _ in range(NEGATIVE_COPIES)
             ]
             height, width = image.shape[:2]
-            for _ in range(NEGATIVE_RANDOM):
+            for _ in range(random_quads):
                 side = float(np.exp(rng.uniform(np.log(12), np.log(min(width, height) / 3))))
                 angle = rng.uniform(0, np.pi / 2)
                 corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
@@ -567,6 +567,12 @@ def main(argv=None):
         help="folders of real photos with no dice (python -m datasets.photos_without_dice train) to cut"
         " `none` crops from; they join the scene crops' share",
     )
+    parser.add_argument(
+        "--negative-random",
+        type=int,
+        default=NEGATIVE_RANDOM,
+        help="random quads cut from each negative photo at each size, beside the detector's finds",
+    )
     parser.add_argument("--width", type=int, default=WIDTH, help="FaceNet width (ships at the default)")
     parser.add_argument(
         "--teacher", type=Path, help="distil from this FaceNet (.pt or float .onnx), often a wider one"
@@ -606,7 +612,7 @@ def main(argv=None):
         )
         scenes = (crops, crop_labels)
     negatives = (
-        photo_negatives(args.negatives)
+        photo_negatives(args.negatives, args.negative_random)
         if args.negatives
         else np.zeros((0, INPUT_SIZE, INPUT_SIZE, 3), np.uint8)
     )
@@ -665,6 +671,7 @@ def main(argv=None):
         }
     if args.negatives:
         recipe |= {"negatives": [str(folder) for folder in args.negatives], "negative_crops": len(negatives)}
+        recipe |= {"negative_random": args.negative_random}
         recipe |= {"scene_share": args.scene_share}
     if args.scenes:
         recipe |= {

@@ -36,6 +36,10 @@ def test_negative_crops_are_input_sized_textured_and_repeatable(photo_folder):
     assert np.array_equal(crops, photo_negatives([photo_folder]))
 
 
+def test_without_random_quads_only_the_detectors_finds_are_cut(photo_folder):
+    assert len(photo_negatives([photo_folder], random_quads=0)) < len(photo_negatives([photo_folder])) - 100
+
+
 def test_a_flat_wall_gives_no_negatives_and_no_photos_is_an_error(tmp_path):
     cv2.imwrite(str(tmp_path / "wall.png"), np.full((200, 200, 3), 180, np.uint8))
     assert len(photo_negatives([tmp_path])) == 0
@@ -57,6 +61,11 @@ def test_the_card_says_how_the_negatives_were_used():
     recipe = {"seed": 44, "negatives": ["data/photos-without-dice/train"], "scene_share": 0.12}
     assert reproduce_command(recipe, "faces.onnx").endswith(
         "--seed 44 --negatives data/photos-without-dice/train --scene-share 0.12"
+    )
+    recipe["negative_random"] = 0
+    assert (
+        "--negatives data/photos-without-dice/train --negative-random 0 --scene-share"
+        in reproduce_command(recipe, "faces.onnx")
     )
     recipe |= {"scenes": ["data/scenes/train15"], "scene_copies": 2}
     command = reproduce_command(recipe, "faces.onnx")
