@@ -161,6 +161,16 @@ def jitter_quad(rng, quad, jitter: float = SCENE_JITTER) -> np.ndarray:
     return quad + rng.uniform(-jitter, jitter, quad.shape).astype(np.float32) * face_side(quad)
 
 
+def random_quad(rng, side: float, width: int, height: int) -> np.ndarray:
+    """A square face of ``side`` pixels at a random place and turn inside a ``width`` x
+    ``height`` picture, each corner moved a little, like a die's face seen from a tilted camera."""
+    angle = rng.uniform(0, np.pi / 2)
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    centre = rng.uniform([side, side], [width - side, height - side])
+    return (corners @ turn.T + centre + rng.uniform(-0.1, 0.1, (4, 2)) * side).astype(np.float32)
+
+
 def none_quads(rng, truth: dict, count: int, tries: int = 30) -> list[np.ndarray]:
     """Up to ``count`` die-sized quads inside the picture that touch no die (whole die, any visibility)."""
     w, h = truth["size"]
@@ -178,12 +188,7 @@ def none_quads(rng, truth: dict, count: int, tries: int = 30) -> list[np.ndarray
         side = typical * rng.uniform(0.7, 1.4)
         if 2 * side >= min(w, h):
             continue
-        angle = rng.uniform(0, np.pi / 2)
-        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
-        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-        centre = rng.uniform([side, side], [w - side, h - side])
-        # a little perspective, like a die's face seen from a tilted camera
-        quad = (corners @ turn.T + centre + rng.uniform(-0.1, 0.1, (4, 2)) * side).astype(np.float32)
+        quad = random_quad(rng, side, w, h)
         place = np.zeros_like(dice)
         cv2.fillConvexPoly(place, np.round(quad).astype(np.int32), 1)
         if not (place & dice).any():
@@ -264,12 +269,7 @@ def photo_negatives(folders, random_quads: int = NEGATIVE_RANDOM) -> np.ndarray:
             height, width = image.shape[:2]
             for _ in range(random_quads):
                 side = float(np.exp(rng.uniform(np.log(12), np.log(min(width, height) / 3))))
-                angle = rng.uniform(0, np.pi / 2)
-                corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
-                turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-                centre = rng.uniform([side, side], [width - side, height - side])
-                quad = corners @ turn.T + centre + rng.uniform(-0.1, 0.1, (4, 2)) * side
-                quads.append(quad.astype(np.float32))
+                quads.append(random_quad(rng, side, width, height))
             crops += rectify(image, np.array(quads), INPUT_SIZE)
     if not crops:
         raise SystemExit(f"no photos in {', '.join(map(str, folders))}")
@@ -611,14 +611,11 @@ def main(argv=None):
             args.scenes, args.scene_copies, args.seed, args.scene_jitter
         )
         scenes = (crops, crop_labels)
-    negatives = (
-        photo_negatives(args.negatives, args.negative_random)
-        if args.negatives
-        else np.zeros((0, INPUT_SIZE, INPUT_SIZE, 3), np.uint8)
-    )
-    if len(negatives):
+    shared = scenes  # the crops that make --scene-share of each epoch
+    if args.negatives:
+        negatives = photo_negatives(args.negatives, args.negative_random)
         crops, crop_labels = scenes if scenes is not None else (negatives[:0], [])
-        scenes = (np.concatenate([crops, negatives]), [*crop_labels, *[NONE] * len(negatives)])
+        shared = (np.concatenate([crops, negatives]), [*crop_labels, *[NONE] * len(negatives)])
     cut = time.time()
     teacher = None
     if args.teacher:
@@ -631,7 +628,7 @@ def main(argv=None):
         args.seed,
         args.lr,
         args.init,
-        scenes,
+        shared,
         args.scene_share,
         args.device,
         args.width,
@@ -671,14 +668,13 @@ def main(argv=None):
         }
     if args.negatives:
         recipe |= {"negatives": [str(folder) for folder in args.negatives], "negative_crops": len(negatives)}
-        recipe |= {"negative_random": args.negative_random}
-        recipe |= {"scene_share": args.scene_share}
+        recipe |= {"negative_random": args.negative_random, "scene_share": args.scene_share}
     if args.scenes:
         recipe |= {
             "scenes": [str(folder) for folder in args.scenes],
             "scene_images": scene_count,
-            "scene_crops": len(scenes[1]) - len(negatives),
-            "scene_none_crops": scenes[1].count(NONE) - len(negatives),
+            "scene_crops": len(scenes[1]),
+            "scene_none_crops": scenes[1].count(NONE),
             "scene_copies": args.scene_copies,
             "scene_jitter": args.scene_jitter,
             "scene_share": args.scene_share,

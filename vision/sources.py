@@ -46,13 +46,12 @@ def is_heif(path: Path) -> bool:
     return path.suffix.lower() in PHONE_ONLY_SUFFIXES or (head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS)
 
 
-def is_cut_short_jpeg(path: Path) -> bool:
-    """A JPEG file that stops before its end-of-image marker: a copy or download cut short.
+def is_cut_short_jpeg(data: bytes) -> bool:
+    """A JPEG file's bytes that stop before its end-of-image marker: a copy or download cut short.
     OpenCV decodes such a file anyway, painting the lost rows grey, so the dice there would
     silently go uncounted.  The marker is looked for after the first scan starts, where the
     entropy-coded data stuffs every 0xFF byte and so can hold no false one; an EXIF
     thumbnail's own marker lies before, and a motion photo's appended video after it."""
-    data = path.read_bytes()
     if not data.startswith(b"\xff\xd8"):
         return False
     at = 2
@@ -75,12 +74,13 @@ def load_image(path: str | Path) -> np.ndarray:
         raise SourceError(f"cannot read image {path} (a folder, not an image file)")
     if not path.is_file():  # checked first: OpenCV would only print a warning
         raise SourceError(f"cannot read image {path} (no such file)")
-    if is_cut_short_jpeg(path):
+    data = path.read_bytes()  # once: checked here, then decoded
+    if is_cut_short_jpeg(data):
         raise SourceError(
             f"cannot read image {path} (the JPEG file ends before its picture does: it was cut"
             " short in copying; copy the photo again)"
         )
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
     if image is not None:
         return image
     if is_heif(path):
