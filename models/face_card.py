@@ -588,6 +588,11 @@ def write_card(
   at three sizes (`train_faces.photo_negatives`): the
   renders' own `none` crops are render tables and props. They make {recipe["scene_share"]:.0%}
   of every epoch{" with the scene crops" if recipe.get("scenes") else ""}."""
+    if recipe.get("photo_tables"):
+        scene_data += f"""
+- {recipe["photo_table_share"]:.0%} of the rendered crops, faces and `none` alike, lie on a patch
+  of a real photo ({", ".join(recipe["photo_tables"])}) instead of a rendered table
+  (`datasets.faces.photo_tables`), so that real texture alone does not mean `none`."""
     width = recipe.get("width", WIDTH)
     eight_bit = quantized_lines(recipe, unquantized, trained, heldout, corner, latency)
     limits = size_limit(model_path) + started_line(recipe, before, trained, heldout, corner)
@@ -916,6 +921,9 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
             command += f" --negative-random {recipe['negative_random']}"
         if not recipe.get("scenes"):
             command += f" --scene-share {recipe['scene_share']}"
+    if recipe.get("photo_tables"):
+        command += f" --photo-tables {' '.join(recipe['photo_tables'])}"
+        command += f" --photo-table-share {recipe['photo_table_share']}"
     for key in ("degrade", "relight"):
         if recipe.get(key):
             command += f" --{key} {recipe[key]:g}"

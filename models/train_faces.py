@@ -41,6 +41,7 @@ from tqdm import tqdm
 
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS, TRAIN_FONTS, available
+from datasets.faces.photo_tables import photo_tables
 from datasets.scenes.render import truth_paths
 from models.devices import add_device_arguments, device_name
 from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet, freeze_norms, from_onnx, width_of
@@ -89,8 +90,9 @@ def renderer_digest() -> str:
 
 
 def _render_chunk(job):
-    n, seed, families, start = job
-    images, labels, _ = render_set(n, seed, families, INPUT_SIZE, start=start)
+    n, seed, families, start, tables = job
+    under = photo_tables(*tables) if tables else None
+    images, labels, _ = render_set(n, seed, families, INPUT_SIZE, start=start, tables=under)
     return images, labels
 
 
@@ -108,8 +110,14 @@ def cached_pool(desc: str, seed: int, n: int, families) -> Path | None:
     return min(sizes, key=sizes.get) if sizes else None
 
 
-def render_pool(n: int, seed: int, families, workers: int, desc: str):
-    """``n`` crops rendered in parallel chunks; identical for any number of workers."""
+def render_pool(n: int, seed: int, families, workers: int, desc: str, tables=None):
+    """``n`` crops rendered in parallel chunks; identical for any number of workers.  ``tables``,
+    (photo folders, share), puts that share of the crops on patches of those photos."""
+    if tables:
+        folders, share = tables
+        names = sorted(p.name for folder in folders for p in Path(folder).iterdir())
+        desc += f"-tables{share:g}-{zlib.crc32(' '.join(names).encode()):08x}"
+        tables = (tuple(str(folder) for folder in folders), share)
     key = CACHE / f"{desc}-{seed}-{n}-{'+'.join(families)[:60]}-{renderer_digest()}.npz"
     cached = cached_pool(desc, seed, n, families)
     if cached is not None:
@@ -117,7 +125,7 @@ def render_pool(n: int, seed: int, families, workers: int, desc: str):
         images = data["images"]
         # a copy, so the rest of a bigger pool is not kept in memory
         return (images[:n].copy() if len(images) > n else images), [str(s) for s in data["labels"][:n]]
-    jobs = [(min(CHUNK, n - s), seed, tuple(families), s) for s in range(0, n, CHUNK)]
+    jobs = [(min(CHUNK, n - s), seed, tuple(families), s, tables) for s in range(0, n, CHUNK)]
     images, labels = [], []
     with get_context("spawn").Pool(workers) as pool:
         for chunk_images, chunk_labels in tqdm(pool.imap(_render_chunk, jobs), total=len(jobs), desc=desc):
@@ -573,6 +581,15 @@ def main(argv=None):
         default=NEGATIVE_RANDOM,
         help="random quads cut from each negative photo at each size, beside the detector's finds",
     )
+    parser.add_argument(
+        "--photo-tables",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="folders of real photos with no dice to put under --photo-table-share of the rendered crops,"
+        " so that real texture alone does not mean `none`",
+    )
+    parser.add_argument("--photo-table-share", type=float, default=0.5)
     parser.add_argument("--width", type=int, default=WIDTH, help="FaceNet width (ships at the default)")
     parser.add_argument(
         "--teacher", type=Path, help="distil from this FaceNet (.pt or float .onnx), often a wider one"
@@ -603,7 +620,8 @@ def main(argv=None):
         torch.backends.cudnn.benchmark = False
     torch.use_deterministic_algorithms(True)
     started = time.time()
-    images, labels = render_pool(args.train_size, args.seed, TRAIN_FAMILIES, args.workers, "train")
+    tables = (args.photo_tables, args.photo_table_share) if args.photo_tables else None
+    images, labels = render_pool(args.train_size, args.seed, TRAIN_FAMILIES, args.workers, "train", tables)
     rendered = time.time()
     scenes, scene_count = None, 0
     if args.scenes:
@@ -669,6 +687,9 @@ def main(argv=None):
     if args.negatives:
         recipe |= {"negatives": [str(folder) for folder in args.negatives], "negative_crops": len(negatives)}
         recipe |= {"negative_random": args.negative_random, "scene_share": args.scene_share}
+    if args.photo_tables:
+        recipe |= {"photo_tables": [str(folder) for folder in args.photo_tables]}
+        recipe["photo_table_share"] = args.photo_table_share
     if args.scenes:
         recipe |= {
             "scenes": [str(folder) for folder in args.scenes],

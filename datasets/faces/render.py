@@ -19,6 +19,7 @@ from datasets.faces.families import FAMILIES, TRAIN_FAMILIES, fonts_for
 from datasets.faces.glyphs import TRAIN_FONTS, available, suit_mask, text_mask
 
 NONE = "none"
+TABLES_STREAM = 7  # render_set's tables= draws from (seed, i, this), apart from each crop's own generator
 CANVAS = 96  # face artwork resolution, before the camera resizes it
 CARD_FAMILIES = {
     "card_face",
@@ -37,12 +38,16 @@ def labels_of(families) -> tuple[str, ...]:
     return tuple(seen) + (NONE,)
 
 
-def render_set(n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start: int = 0, fonts=None):
+def render_set(
+    n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start: int = 0, fonts=None, tables=None
+):
     """``n`` crops (uint8 BGR, n x size x size x 3) with their labels and family names.
 
     Labels are drawn uniformly from those the families can show, plus ``none``; crop i uses
     its own generator seeded by (seed, start + i).  ``fonts`` (file names) replaces the
-    families' own fonts, e.g. to read trained layouts in fonts never trained on.
+    families' own fonts, e.g. to read trained layouts in fonts never trained on.  ``tables``
+    (a ``PhotoTables``) puts a share of the crops on real photos; it draws from a generator
+    of its own, so every crop is otherwise the one rendered without it.
     """
     families = tuple(families)
     labels = labels_of(families)
@@ -52,12 +57,13 @@ def render_set(n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start
     for i in range(n):
         rng = np.random.default_rng([seed, start + i])
         label = labels[rng.integers(len(labels))]
+        under = tables.under(np.random.default_rng([seed, start + i, TABLES_STREAM])) if tables else None
         if label == NONE:
             family = NONE
-            images[i] = render_none(rng, size)
+            images[i] = render_none(rng, size, under)
         else:
             family = able[label][rng.integers(len(able[label]))]
-            images[i] = render_crop(rng, label, family, size, fonts)
+            images[i] = render_crop(rng, label, family, size, fonts, under=under)
         out_labels.append(label)
         out_families.append(family)
     return images, out_labels, out_families
@@ -348,9 +354,10 @@ def render_crop(
     fonts=None,
     printed: DiePrint | None = None,
     shoot: Shoot | None = None,
+    under=None,
 ) -> np.ndarray:
     """One crop of ``label`` drawn in ``family`` (or the given ``printed`` face), through a
-    randomized camera, or the camera of one ``shoot``."""
+    randomized camera, or the camera of one ``shoot``; on the table ``under(s)`` gives, if given."""
     # A crop of its own draws its print (artwork, then outline) from ``rng`` in this order,
     # as it always has, so that seeded training and test sets render the same crops.
     if printed is None:
@@ -364,6 +371,8 @@ def render_crop(
     else:  # the die's distance varies a little from roll to roll
         s = max(16, int(shoot.crop_px * rng.uniform(0.9, 1.1)))
         img = table(np.random.default_rng(shoot.table_seed), s)
+    if under is not None:  # after the rendered table, so ``rng`` draws the rest of the crop as without
+        img = under(s)
     clutter(rng, img)
     if printed is not None:
         alpha = printed.alpha
@@ -376,10 +385,13 @@ def render_crop(
     return camera(rng, img, size, shoot)
 
 
-def render_none(rng, size: int = 64) -> np.ndarray:
-    """A negative: table and clutter, or a die seen edge-on or mostly outside the crop."""
+def render_none(rng, size: int = 64, under=None) -> np.ndarray:
+    """A negative: table and clutter, or a die seen edge-on or mostly outside the crop; on the
+    table ``under(s)`` gives, if given."""
     s = int(np.exp(rng.uniform(np.log(16), np.log(160))))
     img = table(rng, s)
+    if under is not None:
+        img = under(s)
     clutter(rng, img, n_max=4)
     if rng.random() < 0.5:
         family = TRAIN_FAMILIES[rng.integers(len(TRAIN_FAMILIES))]

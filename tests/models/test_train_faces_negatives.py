@@ -70,3 +70,10 @@ def test_the_card_says_how_the_negatives_were_used():
     recipe |= {"scenes": ["data/scenes/train15"], "scene_copies": 2}
     command = reproduce_command(recipe, "faces.onnx")
     assert command.count("--scene-share") == 1 and "--negatives data/photos-without-dice/train" in command
+
+
+def test_the_card_says_which_photos_lay_under_the_rendered_dice():
+    recipe = {"seed": 45, "photo_tables": ["data/photos-without-dice/train"], "photo_table_share": 0.5}
+    assert reproduce_command(recipe, "faces.onnx").endswith(
+        "--seed 45 --photo-tables data/photos-without-dice/train --photo-table-share 0.5"
+    )
