@@ -14,7 +14,8 @@ quad with jittered corners, several copies a die, plus ``none`` crops of table, 
 and hands away from the dice.  They make ``--scene-share`` of every epoch, drawn in turn from
 a fresh random order, so a few scenes are oversampled and many are spread over the epochs.
 ``--negatives DIR ...`` adds ``none`` crops cut from real photos with no dice in them
-(``python -m datasets.photos_without_dice train``; ``photo_negatives``), within the same share.
+(``python -m datasets.photos_without_dice train``; ``photo_negatives``), within the same share;
+``--photo-tables DIR ...`` puts such photos under ``--photo-table-share`` of the rendered crops.
 A pool smaller than a cached one of the same seed is that pool's first crops (crop i depends
 only on (seed, i)), so a fine-tune on seed 5 loads its pool in seconds instead of rendering it:
 
