@@ -115,8 +115,12 @@ def render_pool(n: int, seed: int, families, workers: int, desc: str, tables=Non
     """``n`` crops rendered in parallel chunks; identical for any number of workers.  ``tables``,
     (photo folders, share), puts that share of the crops on patches of those photos."""
     if tables:
+        from datasets.photos_without_dice import photos
+
         folders, share = tables
-        names = sorted(p.name for folder in folders for p in Path(folder).iterdir())
+        names = [path.name for folder in folders for path in photos(Path(folder))]
+        if not names:
+            raise SystemExit(f"no photos in {', '.join(map(str, folders))}")
         desc += f"-tables{share:g}-{zlib.crc32(' '.join(names).encode()):08x}"
         tables = (tuple(str(folder) for folder in folders), share)
     key = CACHE / f"{desc}-{seed}-{n}-{'+'.join(families)[:60]}-{renderer_digest()}.npz"

@@ -85,3 +85,5 @@ def test_a_pool_on_photos_is_cached_apart_and_renders_as_the_set_does(tmp_path, 
     assert cached.name.startswith("train-tables1-")
     plain, _ = train_faces.render_pool(12, 3, TRAIN_FAMILIES, 1, "train")
     assert not np.array_equal(plain, images)  # not read back from the pool on photos
+    with pytest.raises(SystemExit, match="no photos in"):
+        train_faces.render_pool(12, 3, TRAIN_FAMILIES, 1, "train", ([tmp_path / "missing"], 0.5))
