@@ -414,8 +414,9 @@ def write_card(
         "The camera outlines each video frame's finds live, but names a settled roll's faces",
         "by reading its last frame again as a photo (`RollTracker(look_again=...)`, docs/vision.md):",
         "for the faces of a roll it reports, read the photo row. These rows were measured when",
-        "this card was written; the reading rules have changed since without the file changing,",
-        "and docs/vision.md (Where it stands) keeps the figures measured with today's rules.",
+        "this card was written; the reading rules and the default face model (session 45's) have",
+        "changed since without the file changing, and docs/vision.md (Where it stands) keeps the",
+        "figures measured with today's.",
         "",
         "| scenes | images | dice | recall | precision | corner error (median, of face size) "
         "| cocked flagged | flat dice flagged | faces read right | read right from true quads |",

@@ -613,13 +613,13 @@ face). Runtime: `vision.faces.FaceClassifier` (onnxruntime, numpy, OpenCV).
 - {recipe["parameters"]:,} parameters; file size {size_mb:.2f} MB.{eight_bit}
 
 ## Recipe
-- Data: only rendered crops (no real photos). Training pool from datasets/faces:
+- Data: {data_words(recipe)}. Training pool from datasets/faces:
   {recipe["train_size"]:,} crops from the trained style families ({", ".join(TRAIN_FAMILIES)}),
   seed {recipe["seed"]}, labels balanced (the 62 faces and `none`){fonts_words(recipe)}.{scene_data}
 - Held out from training entirely: the style families {", ".join(HELDOUT_FAMILIES)}
   (rank beside suit with a jester-face joker; Cubes faces inside a printed frame with square
   or ring pips for the dice) and six fonts.
-- Training: {recipe["epochs"]} epochs, batch {recipe["batch"]}, AdamW (weight decay 5e-4),
+- Training: {epochs_words(recipe)}, batch {recipe["batch"]}, AdamW (weight decay 5e-4),
   one-cycle learning rate peaking at {recipe["lr"]}, CosFace margin 0.05, label smoothing 0.05,
   a random right-angle turn per quarter-batch. {trained_where(recipe)}, deterministic algorithms.{distilled}
 - Time {timed_where(recipe)}: rendering the pool (or
@@ -662,7 +662,7 @@ shared: one file has measured from 1.4 to 2.1 ms in runs an hour apart, so compa
 within one run (docs/benchmarks-vision.md).
 
 ## Limits
-{limits}- Never trained or tested on real photographs; the renders stress what the project's
+{limits}- {real_photo_words(recipe)}; the renders stress what the project's
   earlier measurements found to matter (condensed index letterforms, suit shapes, print defects,
   camera effects). Real faces unlike every family may need `learn()` taps.
 - Below the issue's targets (99.5% trained families, 98% held-out, no class under 97%).
@@ -894,6 +894,27 @@ def started_line(recipe: dict, before: dict, trained, heldout, corner) -> str:
   one turn on this card's clean test sets: {figures}. The webcam-noise table above has
   both files too.
 """
+
+
+def epochs_words(recipe: dict) -> str:
+    return f"{recipe['epochs']} epoch" + ("s" if recipe["epochs"] != 1 else "")
+
+
+def data_words(recipe: dict) -> str:
+    """What the run learnt from, for the card's Recipe."""
+    if recipe.get("negatives") or recipe.get("photo_tables"):
+        return "rendered crops, and real photos with no dice in them (below)"
+    return "only rendered crops (no real photos)"
+
+
+def real_photo_words(recipe: dict) -> str:
+    """What the model has seen of real photographs, for the card's Limits."""
+    if recipe.get("negatives") or recipe.get("photo_tables"):
+        return (
+            "Never trained or tested on a real photograph of a die: the real photos it learnt from"
+            " hold none (`none` crops, and tables under rendered dice)"
+        )
+    return "Never trained or tested on real photographs"
 
 
 def reproduce_command(recipe: dict, model_name: str) -> str:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from datasets.photos_without_dice import LONGEST_SIDE, keep_wallpaper, photos
-from models.face_card import reproduce_command
+from models.face_card import data_words, real_photo_words, reproduce_command
 from models.face_net import INPUT_SIZE
 from models.train_faces import NEGATIVE_PLAIN, photo_negatives
 
@@ -77,3 +77,11 @@ def test_the_card_says_which_photos_lay_under_the_rendered_dice():
     assert reproduce_command(recipe, "faces.onnx").endswith(
         "--seed 45 --photo-tables data/photos-without-dice/train --photo-table-share 0.5"
     )
+
+
+def test_the_card_says_real_photos_were_learnt_from_only_when_they_were():
+    assert "no real photos" in data_words({"seed": 26})
+    assert real_photo_words({"seed": 26}) == "Never trained or tested on real photographs"
+    for recipe in ({"negatives": ["photos"]}, {"photo_tables": ["photos"], "photo_table_share": 0.5}):
+        assert "real photos with no dice" in data_words(recipe)
+        assert "real photograph of a die" in real_photo_words(recipe)
