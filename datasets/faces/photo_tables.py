@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-LONGEST_SIDE = 1024  # px: photos are shrunk to this once, as a table seen from a metre or so
+TABLE_PHOTO_SIDE = 1024  # px: each photo shrunk to this once, as a table seen from a metre or so
 SMALLEST_PATCH = 16  # px of the photo, so a patch never blows up a few pixels into flat blobs
 
 
@@ -61,7 +61,7 @@ def photo_tables(folders: tuple[str, ...], share: float) -> PhotoTables:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise ValueError(f"{path}: not a readable photo")
-        scale = min(1.0, LONGEST_SIDE / max(image.shape[:2]))
+        scale = min(1.0, TABLE_PHOTO_SIDE / max(image.shape[:2]))
         images.append(cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
     if not images:
         raise ValueError(f"no photos in {', '.join(folders)}")
