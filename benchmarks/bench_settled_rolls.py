@@ -1,6 +1,7 @@
 """A settled roll's dice as the camera reports them, scored against rendered truth.
 
     python benchmarks/bench_settled_rolls.py data/scenes/heldout data/scenes/heldout-d6-hires
+    python benchmarks/bench_settled_rolls.py data/scenes/heldout --camera CAMERA.onnx   # another camera model
 
 Each labelled still of a scene folder (datasets.scenes.render) is fed to a RollTracker as the
 camera would see a throw: a black frame, then the still with fresh sensor noise until the
@@ -73,14 +74,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", type=Path, nargs="+", help="labelled scene folders")
     parser.add_argument("--noise", type=float, default=1.5, help="sensor noise, grey levels")
+    parser.add_argument("--camera", type=Path, default=FAST_MODEL, help="the face model for video frames")
+    parser.add_argument("--photos", type=Path, default=DEFAULT_MODEL, help="the face model for a second look")
     args = parser.parse_args()
     for folder in args.folders:
         if not truth_paths(folder):
             parser.error(f"{folder} holds no labelled scenes (python -m datasets.scenes.render makes them)")
     detector = Detector()
     with tempfile.TemporaryDirectory() as no_examples:
-        camera = FaceClassifier(FAST_MODEL, data_dir=no_examples)
-        photos = FaceClassifier(DEFAULT_MODEL, data_dir=no_examples)
+        camera = FaceClassifier(args.camera, data_dir=no_examples)
+        photos = FaceClassifier(args.photos, data_dir=no_examples)
         print(
             "| folder | stills with an event | dice | recall | precision | faces read right | wholly right |"
         )

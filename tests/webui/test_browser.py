@@ -104,7 +104,7 @@ class PageFaults:
 
     def unexpected(self):
         # A failed load no page response stands behind is the browser's own, the favicon's.
-        browser_loads = self.failed_loads[len(self.answers):]
+        browser_loads = self.failed_loads[len(self.answers) :]
         refusals = [answer for answer in self.answers if answer not in self.expected]
         return self.errors + refusals + browser_loads
 
