@@ -2,75 +2,89 @@
 it reports is a false one.
 
     python -m datasets.photos_without_dice test    # once: the photos, into data/photos-without-dice/test
-    python benchmarks/bench_real_without_dice.py
+    python benchmarks/bench_real_without_dice.py [--as photo|video|roll] [--model FACES.onnx]
 
 The project has no real photo of its dice, but it can have real photos of everything else:
 the sample photographs that scikit-image, scikit-learn and matplotlib ship (a coffee cup on
 a wooden table, coins, gravel, a garage, a portrait, a page of text...; see
 datasets/photos_without_dice.py). The reader's false finds there are the ones renders cannot
 show: real textures, light and objects taken for dice (docs/vision.md, Limits, session 44).
-`--model` reads with another face model, to compare. `--video` reads each photo as the camera
-reads a video frame instead (one pass, the camera's model, one turn a frame): four frames a
-photo, one at each turn, and the false dice counted as a frame's mean.
+`--as` reads each photo another way: as the camera reads video frames (one pass, the camera's
+model, one turn a frame: four frames, one at each turn, counted as a frame's mean), or fed to
+the roll tracker as a settled roll (`bench_settled_rolls.settled_roll`: a throw, noisy settled
+frames voted on, the settled frame looked at again as a photo). `--model` reads with another
+face model (the photo's, or with `--as video` or `roll` the camera's), to compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 
 import cv2
 import numpy as np
+from bench_settled_rolls import settled_roll
 
 from datasets.photos_without_dice import FOLDER, photos
+from vision.detector import Detector
 from vision.faces import ALL_TURNS, DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 from vision.pipeline import DiceReader
-from vision.readings import DieReadings
 
 KINDS = ("d6", "cubes", "square-shooters")
-
-
-def read_as_frames(reader: DiceReader, image: np.ndarray) -> list[DieReadings]:
-    """``image`` read as one video frame at each turn (the reader turns the next way each frame)."""
-    return [reader.read(image) for _ in ALL_TURNS]
+READ_AS = {
+    "photo": "a photo",
+    "video": "4 video frames, one at each turn; false dice a frame",
+    "roll": "a settled roll",
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", type=Path, default=FOLDER / "test")
-    parser.add_argument(
-        "--model", type=Path, help="the face model to read with (default: a photo's, or the camera's)"
-    )
-    parser.add_argument("--video", action="store_true", help="read each photo as 4 video frames, one a turn")
+    parser.add_argument("--as", dest="read_as", choices=tuple(READ_AS), default="photo")
+    parser.add_argument("--model", type=Path, help="the face model to compare (a photo's, or the camera's)")
     args = parser.parse_args()
-    model = args.model or (FAST_MODEL if args.video else DEFAULT_MODEL)
     found_photos = photos(args.folder)
     if not found_photos:
         parser.error(f"no photos in {args.folder}: python -m datasets.photos_without_dice test fetches them")
     images = [(p.name, cv2.imread(str(p), cv2.IMREAD_COLOR)) for p in found_photos]
-    classifier = FaceClassifier(model)
-    frames = len(ALL_TURNS) if args.video else 1
-    read_as = "4 video frames; false dice a frame" if args.video else "a photo"
-    print(f"{model.name}, each photo read as {read_as}:")
-    print(
-        "| die kind | photos | false dice | photos with any | per photo (name: dice) | scores (median, max) |"
-    )
-    print("| --- | --- | --- | --- | --- | --- |")
-    for kind in KINDS:
-        reader = DiceReader(kind, classifier=classifier)
-        found = {
-            name: read_as_frames(reader, image) if args.video else [reader.read(image, still=True)]
-            for name, image in images
-        }
-        counts = {name: sum(map(len, r)) / frames for name, r in found.items()}
-        scores = np.concatenate([r.scores for reads in found.values() for r in reads] + [np.zeros(0)])
-        listed = ", ".join(f"{name.rsplit('.', 1)[0]}: {n:g}" for name, n in counts.items() if n)
-        spread = f"{np.median(scores):.2f}, {scores.max():.2f}" if len(scores) else "-"
-        print(
-            f"| {kind} | {len(images)} | {sum(counts.values()):g} | {sum(1 for n in counts.values() if n)} "
-            f"| {listed or '-'} | {spread} |",
-            flush=True,
-        )
+    as_a_photo = args.read_as == "photo"
+    camera_model = FAST_MODEL if as_a_photo else args.model or FAST_MODEL
+    photo_model = args.model or DEFAULT_MODEL if as_a_photo else DEFAULT_MODEL
+    model = photo_model if as_a_photo else camera_model
+    print(f"each photo read as {READ_AS[args.read_as]} ({model.name}):")
+    print("| die kind | photos | false dice | photos with any | per photo (name: dice) |", end="")
+    print(" scores (median, max) |\n" + "| --- " * 6 + "|")
+    detector = Detector()
+    with tempfile.TemporaryDirectory() as no_examples:
+        camera = FaceClassifier(camera_model, data_dir=no_examples)
+        photo = FaceClassifier(photo_model, data_dir=no_examples)
+        for kind in KINDS:
+            found = {name: read(image, kind, args.read_as, detector, camera, photo) for name, image in images}
+            print(row(kind, found), flush=True)
+
+
+def row(kind: str, found: dict[str, list]) -> str:
+    """One die kind's line of the table: ``found`` is each photo's DieReadings."""
+    counts = {name: sum(map(len, reads)) / max(len(reads), 1) for name, reads in found.items()}
+    scores = np.concatenate([r.scores for reads in found.values() for r in reads] + [np.zeros(0)])
+    listed = ", ".join(f"{name.rsplit('.', 1)[0]}: {n:g}" for name, n in counts.items() if n) or "-"
+    spread = f"{np.median(scores):.2f}, {scores.max():.2f}" if len(scores) else "-"
+    with_any = sum(1 for n in counts.values() if n)
+    return f"| {kind} | {len(found)} | {sum(counts.values()):g} | {with_any} | {listed} | {spread} |"
+
+
+def read(image: np.ndarray, kind: str, read_as: str, detector, camera, photo) -> list:
+    """The DieReadings ``image`` gives read ``read_as`` (see ``READ_AS``): one, four video frames'
+    or none (a settled roll that gives no event)."""
+    if read_as == "photo":
+        return [DiceReader(kind, detector, photo).read(image, still=True)]
+    if read_as == "video":
+        reader = DiceReader(kind, detector, camera)  # it turns the crops the next way each frame
+        return [reader.read(image) for _ in ALL_TURNS]
+    event = settled_roll(image, kind, detector, camera, photo, np.random.default_rng(0), noise=1.5)
+    return [event.dice] if event is not None else []
 
 
 if __name__ == "__main__":
