@@ -50,12 +50,14 @@ def main() -> None:
         parser.error(f"no photos in {args.folder}: python -m datasets.photos_without_dice test fetches them")
     images = [(p.name, cv2.imread(str(p), cv2.IMREAD_COLOR)) for p in found_photos]
     as_a_photo = args.read_as == "photo"
-    camera_model = FAST_MODEL if as_a_photo else args.model or FAST_MODEL
-    photo_model = args.model or DEFAULT_MODEL if as_a_photo else DEFAULT_MODEL
-    model = photo_model if as_a_photo else camera_model
-    print(f"each photo read as {READ_AS[args.read_as]} ({model.name}):")
-    print("| die kind | photos | false dice | photos with any | per photo (name: dice) |", end="")
-    print(" scores (median, max) |\n" + "| --- " * 6 + "|")
+    compared = args.model or (DEFAULT_MODEL if as_a_photo else FAST_MODEL)
+    photo_model = compared if as_a_photo else DEFAULT_MODEL  # a settled roll's second look
+    camera_model = FAST_MODEL if as_a_photo else compared
+    print(f"each photo read as {READ_AS[args.read_as]} ({compared.name}):")
+    print(
+        "| die kind | photos | false dice | photos with any | per photo (name: dice) "
+        "| scores (median, max) |\n" + "| --- " * 6 + "|"
+    )
     detector = Detector()
     with tempfile.TemporaryDirectory() as no_examples:
         camera = FaceClassifier(camera_model, data_dir=no_examples)
