@@ -900,16 +900,21 @@ def epochs_words(recipe: dict) -> str:
     return f"{recipe['epochs']} epoch" + ("s" if recipe["epochs"] != 1 else "")
 
 
+def learnt_from_real_photos(recipe: dict) -> bool:
+    """Whether the run saw real photos (with no dice): as ``none`` crops, or under rendered dice."""
+    return bool(recipe.get("negatives") or recipe.get("photo_tables"))
+
+
 def data_words(recipe: dict) -> str:
     """What the run learnt from, for the card's Recipe."""
-    if recipe.get("negatives") or recipe.get("photo_tables"):
+    if learnt_from_real_photos(recipe):
         return "rendered crops, and real photos with no dice in them (below)"
     return "only rendered crops (no real photos)"
 
 
 def real_photo_words(recipe: dict) -> str:
     """What the model has seen of real photographs, for the card's Limits."""
-    if recipe.get("negatives") or recipe.get("photo_tables"):
+    if learnt_from_real_photos(recipe):
         return (
             "Never trained or tested on a real photograph of a die: the real photos it learnt from"
             " hold none (`none` crops, and tables under rendered dice)"

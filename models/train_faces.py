@@ -43,6 +43,7 @@ from tqdm import tqdm
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS, TRAIN_FONTS, available
 from datasets.faces.photo_tables import photo_tables
+from datasets.photos_without_dice import photos
 from datasets.scenes.render import truth_paths
 from models.devices import add_device_arguments, device_name
 from models.face_net import COSINE_SCALE, INPUT_SIZE, WIDTH, FaceNet, freeze_norms, from_onnx, width_of
@@ -115,8 +116,6 @@ def render_pool(n: int, seed: int, families, workers: int, desc: str, tables=Non
     """``n`` crops rendered in parallel chunks; identical for any number of workers.  ``tables``,
     (photo folders, share), puts that share of the crops on patches of those photos."""
     if tables:
-        from datasets.photos_without_dice import photos
-
         folders, share = tables
         names = [path.name for folder in folders for path in photos(Path(folder))]
         if not names:
@@ -262,7 +261,6 @@ def photo_negatives(folders, random_quads: int = NEGATIVE_RANDOM) -> np.ndarray:
     third of them under other light; the flat ones dropped.  The renders' own ``none`` crops are
     render tables and props: these are the real textures and objects the detector takes for dice
     (docs/vision.md, Limits, session 44)."""
-    from datasets.photos_without_dice import photos
     from vision.detector import Detector
 
     rng = np.random.default_rng(NEGATIVES_SEED)

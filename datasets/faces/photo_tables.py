@@ -16,17 +16,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.photos_without_dice import photos
+
 TABLE_PHOTO_SIDE = 1024  # px: each photo shrunk to this once, as a table seen from a metre or so
 SMALLEST_PATCH = 16  # px of the photo, so a patch never blows up a few pixels into flat blobs
 
 
 class PhotoTables:
-    """``share`` of crops drawn on a patch of one of ``photos`` (BGR uint8) instead of a rendered table."""
+    """``share`` of crops drawn on a patch of one of ``images`` (BGR uint8 photos) instead of a rendered table."""
 
-    def __init__(self, photos: list[np.ndarray], share: float):
-        if not photos:
+    def __init__(self, images: list[np.ndarray], share: float):
+        if not images:
             raise ValueError("no photos to draw tables from")
-        self.photos = photos
+        self.photos = images
         self.share = share
 
     def under(self, rng: np.random.Generator) -> Callable[[int], np.ndarray] | None:
@@ -54,8 +56,6 @@ class PhotoTables:
 @functools.cache
 def photo_tables(folders: tuple[str, ...], share: float) -> PhotoTables:
     """The photos in ``folders`` (as ``datasets.photos_without_dice`` keeps them), read once a process."""
-    from datasets.photos_without_dice import photos
-
     images = []
     for path in [p for folder in folders for p in photos(Path(folder))]:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
