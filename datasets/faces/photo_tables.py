@@ -23,7 +23,7 @@ SMALLEST_PATCH = 16  # px of the photo, so a patch never blows up a few pixels i
 
 
 class PhotoTables:
-    """``share`` of crops drawn on a patch of one of ``images`` (BGR uint8 photos) instead of a rendered table."""
+    """``share`` of crops drawn on a patch of one of ``images`` (BGR photos) instead of a rendered table."""
 
     def __init__(self, images: list[np.ndarray], share: float):
         if not images:
