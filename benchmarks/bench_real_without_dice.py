@@ -24,7 +24,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from bench_settled_rolls import settled_roll
+from bench_settled_rolls import SENSOR_NOISE, settled_roll
 
 from datasets.photos_without_dice import FOLDER, photos
 from vision.detector import Detector
@@ -85,7 +85,7 @@ def read(image: np.ndarray, kind: str, read_as: str, detector, camera, photo) ->
     if read_as == "video":
         reader = DiceReader(kind, detector, camera)  # it turns the crops the next way each frame
         return [reader.read(image) for _ in ALL_TURNS]
-    event = settled_roll(image, kind, detector, camera, photo, np.random.default_rng(0), noise=1.5)
+    event = settled_roll(image, kind, detector, camera, photo, np.random.default_rng(0), SENSOR_NOISE)
     return [event.dice] if event is not None else []
 
 

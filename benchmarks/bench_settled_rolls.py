@@ -32,6 +32,7 @@ from vision.readings import DieReadings
 from vision.tracker import RollTracker
 
 SETTLING_FRAMES = 11  # more than the tracker's 9 at 30 fps
+SENSOR_NOISE = 1.5  # grey levels: a still camera's frames differ by about this much
 
 
 def settled_roll(image: np.ndarray, kind: str, detector, camera, photos, rng, noise: float):
@@ -73,7 +74,7 @@ def measure(folder: Path, detector, camera, photos, noise: float) -> Counter:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", type=Path, nargs="+", help="labelled scene folders")
-    parser.add_argument("--noise", type=float, default=1.5, help="sensor noise, grey levels")
+    parser.add_argument("--noise", type=float, default=SENSOR_NOISE, help="sensor noise, grey levels")
     parser.add_argument("--camera", type=Path, default=FAST_MODEL, help="the face model for video frames")
     parser.add_argument("--photos", type=Path, default=DEFAULT_MODEL, help="the face model for a second look")
     args = parser.parse_args()
