@@ -2,7 +2,8 @@
 it reports is a false one.
 
     python -m datasets.photos_without_dice test    # once: the photos, into data/photos-without-dice/test
-    python benchmarks/bench_real_without_dice.py [--as photo|video|roll] [--model FACES.onnx]
+    python benchmarks/bench_real_without_dice.py [--as photo|video|roll] [--model FACES.onnx] \
+        [--detector DETECTOR.onnx]
 
 The project has no real photo of its dice, but it can have real photos of everything else:
 the sample photographs that scikit-image, scikit-learn and matplotlib ship (a coffee cup on
@@ -13,7 +14,8 @@ show: real textures, light and objects taken for dice (docs/vision.md, Limits, s
 model, one turn a frame: four frames, one at each turn, counted as a frame's mean), or fed to
 the roll tracker as a settled roll (`bench_settled_rolls.settled_roll`: a throw, noisy settled
 frames voted on, the settled frame looked at again as a photo). `--model` reads with another
-face model (the photo's, or with `--as video` or `roll` the camera's), to compare.
+face model (the photo's, or with `--as video` or `roll` the camera's), `--detector` with another
+detector.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, default=FOLDER / "test")
     parser.add_argument("--as", dest="read_as", choices=tuple(READ_AS), default="photo")
     parser.add_argument("--model", type=Path, help="the face model to compare (a photo's, or the camera's)")
+    parser.add_argument("--detector", type=Path, help="the detector to compare (default: the shipped one)")
     args = parser.parse_args()
     found_photos = photos(args.folder)
     if not found_photos:
@@ -53,12 +56,12 @@ def main() -> None:
     compared = args.model or (DEFAULT_MODEL if as_a_photo else FAST_MODEL)
     photo_model = compared if as_a_photo else DEFAULT_MODEL  # a settled roll's second look
     camera_model = FAST_MODEL if as_a_photo else compared
-    print(f"each photo read as {READ_AS[args.read_as]} ({compared.name}):")
+    detector = Detector(args.detector)
+    print(f"each photo read as {READ_AS[args.read_as]} ({compared.name}, {detector.model_path.name}):")
     print(
         "| die kind | photos | false dice | photos with any | per photo (name: dice) "
         "| scores (median, max) |\n" + "| --- " * 6 + "|"
     )
-    detector = Detector()
     with tempfile.TemporaryDirectory() as no_examples:
         camera = FaceClassifier(camera_model, data_dir=no_examples)
         photo = FaceClassifier(photo_model, data_dir=no_examples)

@@ -29,6 +29,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from datasets.photos_without_dice import photos
 from datasets.scenes.render import (
     HELDOUT_TABLES,
     MORE_HELDOUT_TABLES,
@@ -216,17 +217,27 @@ def targets(dice: list[dict], quads: list[np.ndarray], size: int = CROP):
 
 
 class Samples(torch.utils.data.IterableDataset):
-    """An endless, seeded stream of augmented windows (each worker has its own seed)."""
+    """An endless, seeded stream of augmented windows (each worker has its own seed).
 
-    def __init__(self, scenes, seed: int):
+    ``negatives`` are real photographs with no dice in them; ``negative_share`` of the windows
+    are cut from them, wanting no find at all: the renders' tables and props are not the clutter
+    of real rooms (docs/vision.md, Limits, session 47)."""
+
+    def __init__(self, scenes, seed: int, negatives=(), negative_share: float = 0.0):
+        if negative_share and not len(negatives):
+            raise ValueError("a share of windows cut from photos with no dice needs such photos")
         self.scenes, self.seed = scenes, seed
+        self.negatives, self.negative_share = negatives, negative_share
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
         rng = np.random.default_rng([self.seed, info.id if info else 0])
         while True:
-            image, truth = self.scenes[rng.integers(len(self.scenes))]
-            dice = truth["dice"]
+            if rng.random() < self.negative_share:
+                image, dice = self.negatives[rng.integers(len(self.negatives))], []
+            else:
+                image, truth = self.scenes[rng.integers(len(self.scenes))]
+                dice = truth["dice"]
             crop, quads = window(rng, image, dice)
             crop = recolour(rng, crop)
             x = torch.from_numpy(crop.transpose(2, 0, 1).astype(np.float32) / 255)
@@ -340,11 +351,14 @@ def train(
     init: Path | None = None,
     device: str = "cpu",
     lr: float = 3e-3,
+    negatives=(),
+    negative_share: float = 0.0,
 ) -> DetectorNet:
     """The detector trained for ``steps`` batches of re-shot windows; on ``device="cuda"`` the
     network runs on the GPU while the windows are still cut by ``workers`` CPU processes.
     ``init`` is a checkpoint (.pt) or an exported model (.onnx, see ``from_onnx``); ``lr`` the
-    one-cycle schedule's peak (lower to fine-tune)."""
+    one-cycle schedule's peak (lower to fine-tune); ``negatives`` and ``negative_share`` as
+    ``Samples`` takes them."""
     from tqdm import tqdm
 
     torch.manual_seed(seed)
@@ -352,7 +366,10 @@ def train(
     if init is not None and init.suffix != ".onnx":
         model.load_state_dict(torch.load(init, weights_only=True))
     loader = torch.utils.data.DataLoader(
-        Samples(scenes, seed), batch_size=batch_size, num_workers=workers, persistent_workers=workers > 0
+        Samples(scenes, seed, negatives, negative_share),
+        batch_size=batch_size,
+        num_workers=workers,
+        persistent_workers=workers > 0,
     )
     batches = iter(loader)
     if init is not None and init.suffix == ".onnx":  # the shipped model, when no checkpoint is left
@@ -431,6 +448,12 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (lower to fine-tune)")
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
+    parser.add_argument(
+        "--negatives", type=Path, nargs="+", default=[], help="folders of real photos with no dice in them"
+    )
+    parser.add_argument(
+        "--negative-share", type=float, default=0.15, help="the share of windows cut from --negatives"
+    )
     add_device_arguments(parser, "models.detector_card")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -440,9 +463,25 @@ def main(argv=None) -> int:
             f"no rendered scenes in {', '.join(map(str, args.train))}: render some first (see --help)"
         )
     render = [command for folder in args.train for command in render_commands(folder)]  # what was read
+    negatives = [cv2.imread(str(path)) for folder in args.negatives for path in photos(folder)]
+    if args.negatives and not negatives:
+        parser.error(
+            f"no photos in {', '.join(map(str, args.negatives))}: see datasets/photos_without_dice.py"
+        )
+    share = args.negative_share if negatives else 0.0
     started = time.time()
     model = train(
-        scenes, args.steps, args.batch, args.seed, args.width, args.workers, args.init, args.device, args.lr
+        scenes,
+        args.steps,
+        args.batch,
+        args.seed,
+        args.width,
+        args.workers,
+        args.init,
+        args.device,
+        args.lr,
+        negatives,
+        share,
     )
     CHECKPOINTS.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), CHECKPOINTS / f"detector-{args.seed}-{args.steps}-w{args.width}.pt")
@@ -455,6 +494,7 @@ def main(argv=None) -> int:
         "lr": args.lr,
         **({"history": args.history} if args.history else {}),
         "train_images": len(scenes),
+        **({"negatives": [str(f) for f in args.negatives], "negative_share": share} if negatives else {}),
         "render": render + render_commands(args.heldout),
         "train_minutes": round((time.time() - started) / 60, 1),
         "device": device_name(args.device),

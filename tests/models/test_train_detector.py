@@ -17,6 +17,7 @@ from models.train_detector import (
     CROP,
     INPUT_H,
     INPUT_W,
+    Samples,
     detector_loss,
     distort,
     export,
@@ -233,3 +234,39 @@ def test_training_starts_from_an_exported_model(tmp_path, monkeypatch):
         {p.key: p.value for p in onnx.load(str(out / "detector.onnx")).metadata_props}["recipe"]
     )
     assert (recipe["init"], recipe["lr"]) == (str(start), 1e-4)
+
+
+def test_windows_cut_from_photos_without_dice_want_no_find():
+    # real clutter, not the renders' props, is what a real photo's false dice lie on
+    scene = np.full((240, 320, 3), 90, np.uint8)
+    quad = square(150, 100, 30)
+    cv2.fillConvexPoly(scene, quad.astype(np.int32), (250, 250, 250))
+    photo = np.full((600, 800, 3), 200, np.uint8)
+    scenes = [(scene, {"dice": [die(quad)]})]
+    stream = iter(Samples(scenes, seed=3, negatives=[photo], negative_share=0.5))
+    heats = [next(stream)[1] for _ in range(200)]
+    empty = sum(heat.max() == 0 for heat in heats)
+    assert 70 < empty < 150  # half from the photo, and some scene windows miss the die
+    only_scenes = iter(Samples(scenes, seed=3))
+    assert sum(next(only_scenes)[1].max() == 0 for _ in range(200)) < empty / 2
+    with pytest.raises(ValueError, match="needs such photos"):
+        Samples(scenes, seed=3, negative_share=0.5)
+
+
+def test_training_reads_negatives_and_records_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(train_detector, "CHECKPOINTS", tmp_path / "checkpoints")
+    scenes = Path(__file__).resolve().parents[1] / "vision" / "fixtures" / "scenes"
+    negatives = tmp_path / "photos"
+    negatives.mkdir()
+    cv2.imwrite(str(negatives / "table.jpg"), np.full((300, 400, 3), 120, np.uint8))
+    out = tmp_path / "out"
+    args = ["--train", str(scenes), "--steps", "2", "--batch", "2", "--width", "4", "--workers", "0"]
+    assert train_detector.main([*args, "--negatives", str(negatives), "--no-card", "--out", str(out)]) == 0
+    recipe = json.loads(
+        {p.key: p.value for p in onnx.load(str(out / "detector.onnx")).metadata_props}["recipe"]
+    )
+    assert (recipe["negatives"], recipe["negative_share"]) == ([str(negatives)], 0.15)
+    with pytest.raises(SystemExit):
+        train_detector.main(
+            [*args, "--negatives", str(tmp_path / "checkpoints"), "--no-card", "--out", str(out)]
+        )
