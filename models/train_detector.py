@@ -484,7 +484,8 @@ def main(argv=None) -> int:
         share,
     )
     CHECKPOINTS.mkdir(parents=True, exist_ok=True)
-    torch.save(model.state_dict(), CHECKPOINTS / f"detector-{args.seed}-{args.steps}-w{args.width}.pt")
+    name = f"detector-{args.seed}-{args.steps}-w{args.width}" + ("-negatives" if negatives else "")
+    torch.save(model.state_dict(), CHECKPOINTS / f"{name}.pt")
     recipe = {
         "seed": args.seed,
         "steps": args.steps,

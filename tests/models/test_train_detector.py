@@ -266,6 +266,7 @@ def test_training_reads_negatives_and_records_them(tmp_path, monkeypatch):
         {p.key: p.value for p in onnx.load(str(out / "detector.onnx")).metadata_props}["recipe"]
     )
     assert (recipe["negatives"], recipe["negative_share"]) == ([str(negatives)], 0.15)
+    assert (tmp_path / "checkpoints" / "detector-0-2-w4-negatives.pt").is_file()  # beside a run without
     with pytest.raises(SystemExit):
         train_detector.main(
             [*args, "--negatives", str(tmp_path / "checkpoints"), "--no-card", "--out", str(out)]
