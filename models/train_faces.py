@@ -265,8 +265,11 @@ def photo_negatives(folders, random_quads: int = NEGATIVE_RANDOM) -> np.ndarray:
 
     rng = np.random.default_rng(NEGATIVES_SEED)
     detector = Detector()
+    paths = [p for folder in folders for p in photos(Path(folder))]
+    if not paths:
+        raise SystemExit(f"no photos in {', '.join(map(str, folders))}")
     crops = []
-    for path in tqdm([p for folder in folders for p in photos(Path(folder))], desc="photos", unit="photo"):
+    for path in tqdm(paths, desc="photos", unit="photo"):
         photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
         for scale in NEGATIVE_SCALES:
             shrink = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
@@ -282,8 +285,8 @@ def photo_negatives(folders, random_quads: int = NEGATIVE_RANDOM) -> np.ndarray:
                 side = float(np.exp(rng.uniform(np.log(12), np.log(min(width, height) / 3))))
                 quads.append(random_quad(rng, side, width, height))
             crops += rectify(image, np.array(quads), INPUT_SIZE)
-    if not crops:
-        raise SystemExit(f"no photos in {', '.join(map(str, folders))}")
+    if not crops:  # photos where the detector finds nothing, and no random quads asked for
+        return np.zeros((0, INPUT_SIZE, INPUT_SIZE, 3), np.uint8)
     crops = np.stack(crops)
     for i in rng.choice(len(crops), len(crops) // 3, replace=False):
         crops[i] = np.clip(crops[i] * rng.uniform(0.5, 1.4, 3), 0, 255).astype(np.uint8)

@@ -40,6 +40,14 @@ def test_without_random_quads_only_the_detectors_finds_are_cut(photo_folder):
     assert len(photo_negatives([photo_folder], random_quads=0)) < len(photo_negatives([photo_folder])) - 100
 
 
+def test_photos_where_the_detector_finds_nothing_give_no_crops_not_an_error(tmp_path):
+    # session 47's detector, taught that real photos hold no dice, finds nothing on a plain
+    # texture; with no random quads that is an empty set, not "no photos"
+    cv2.imwrite(str(tmp_path / "wall.png"), np.full((200, 200, 3), 180, np.uint8))
+    crops = photo_negatives([tmp_path], random_quads=0)
+    assert crops.shape == (0, INPUT_SIZE, INPUT_SIZE, 3)
+
+
 def test_a_flat_wall_gives_no_negatives_and_no_photos_is_an_error(tmp_path):
     cv2.imwrite(str(tmp_path / "wall.png"), np.full((200, 200, 3), 180, np.uint8))
     assert len(photo_negatives([tmp_path])) == 0
