@@ -463,11 +463,15 @@ def main(argv=None) -> int:
             f"no rendered scenes in {', '.join(map(str, args.train))}: render some first (see --help)"
         )
     render = [command for folder in args.train for command in render_commands(folder)]  # what was read
-    negatives = [cv2.imread(str(path)) for folder in args.negatives for path in photos(folder)]
-    if args.negatives and not negatives:
+    negative_paths = [path for folder in args.negatives for path in photos(folder)]
+    if args.negatives and not negative_paths:
         parser.error(
             f"no photos in {', '.join(map(str, args.negatives))}: see datasets/photos_without_dice.py"
         )
+    negatives = [cv2.imread(str(path), cv2.IMREAD_COLOR) for path in negative_paths]
+    unreadable = [str(path) for path, image in zip(negative_paths, negatives, strict=True) if image is None]
+    if unreadable:  # else the first window cut from one would fail deep in a training run
+        parser.error(f"unreadable photos: {', '.join(unreadable)}")
     share = args.negative_share if negatives else 0.0
     started = time.time()
     model = train(

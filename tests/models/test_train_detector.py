@@ -253,7 +253,7 @@ def test_windows_cut_from_photos_without_dice_want_no_find():
         Samples(scenes, seed=3, negative_share=0.5)
 
 
-def test_training_reads_negatives_and_records_them(tmp_path, monkeypatch):
+def test_training_reads_negatives_and_records_them(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(train_detector, "CHECKPOINTS", tmp_path / "checkpoints")
     scenes = Path(__file__).resolve().parents[1] / "vision" / "fixtures" / "scenes"
     negatives = tmp_path / "photos"
@@ -267,7 +267,12 @@ def test_training_reads_negatives_and_records_them(tmp_path, monkeypatch):
     )
     assert (recipe["negatives"], recipe["negative_share"]) == ([str(negatives)], 0.15)
     assert (tmp_path / "checkpoints" / "detector-0-2-w4-negatives.pt").is_file()  # beside a run without
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit):  # a folder with no photos
         train_detector.main(
             [*args, "--negatives", str(tmp_path / "checkpoints"), "--no-card", "--out", str(out)]
         )
+    assert "no photos in" in capsys.readouterr().err
+    (negatives / "torn.jpg").write_bytes(b"not a picture")  # named, before any training starts
+    with pytest.raises(SystemExit):
+        train_detector.main([*args, "--negatives", str(negatives), "--no-card", "--out", str(out)])
+    assert f"unreadable photos: {negatives / 'torn.jpg'}" in capsys.readouterr().err
