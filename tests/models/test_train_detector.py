@@ -21,8 +21,10 @@ from models.train_detector import (
     detector_loss,
     distort,
     export,
+    flat_cells,
     from_onnx,
     load_scenes,
+    paste_dice,
     render_commands,
     targets,
     window,
@@ -253,6 +255,45 @@ def test_windows_cut_from_photos_without_dice_want_no_find():
         Samples(scenes, seed=3, negative_share=0.5)
 
 
+def test_flat_patches_of_photos_without_dice_are_not_scored():
+    # a blank Cubes face is flat: taught that flat real patches are never dice, the detector
+    # missed blank dice (docs/vision.md, Limits, session 47)
+    photo = np.full((300, 400, 3), 160, np.uint8)
+    photo[:, 200:] = np.random.default_rng(0).integers(0, 255, (300, 200, 3), np.uint8)  # gravel
+    flat = flat_cells(photo, below=4.0)
+    assert flat.shape == (75, 100)
+    assert flat[:, :45].all() and not flat[:, 55:].any()
+    scenes = [(np.full((240, 320, 3), 90, np.uint8), {"dice": []})]
+    stream = iter(Samples(scenes, seed=3, negatives=[photo], negative_share=1.0, negative_flat_below=4.0))
+    weights = [next(stream)[2].numpy() for _ in range(50)]
+    unscored = np.mean([(w == 0).mean() for w in weights])
+    assert 0.2 < unscored < 0.8  # the flat half, wherever the window falls
+    assert all(set(np.unique(w)) <= {0.0, 1.0} for w in weights)
+    everything = iter(Samples(scenes, seed=3, negatives=[photo], negative_share=1.0))
+    assert all(next(everything)[2].min() == 1 for _ in range(50))
+
+
+def test_dice_laid_on_a_photo_without_dice_are_found_there_and_nothing_else():
+    scene = np.full((240, 320, 3), 90, np.uint8)
+    quad = square(150, 100, 30)
+    cv2.fillConvexPoly(scene, quad.astype(np.int32), (250, 250, 250))
+    scenes = [(scene, {"dice": [die(quad)]})]
+    photo = np.zeros((CROP, CROP, 3), np.uint8)  # black: whatever is not black was laid on it
+    rng = np.random.default_rng(4)
+    laid = 0
+    for _ in range(40):
+        crop, dice, quads = paste_dice(rng, photo, scenes)
+        assert crop.shape == photo.shape and len(dice) == len(quads) <= 1
+        if dice and dice[0]["visible"] >= 0.5:
+            laid += 1
+            x, y = np.mean(quads[0], 0).astype(int)
+            assert crop[y, x].min() > 200  # the die's face, as rendered
+            assert crop[0, 0].max() < 100 or crop[-1, -1].max() < 100  # the photo round it
+        elif not dice:
+            assert crop.max() < 250  # no die laid: at most a patch of table
+    assert laid > 20
+
+
 def test_training_reads_negatives_and_records_them(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(train_detector, "CHECKPOINTS", tmp_path / "checkpoints")
     scenes = Path(__file__).resolve().parents[1] / "vision" / "fixtures" / "scenes"
@@ -265,7 +306,13 @@ def test_training_reads_negatives_and_records_them(tmp_path, monkeypatch, capsys
     recipe = json.loads(
         {p.key: p.value for p in onnx.load(str(out / "detector.onnx")).metadata_props}["recipe"]
     )
-    assert (recipe["negatives"], recipe["negative_share"]) == ([str(negatives)], 0.15)
+    keys = ("negatives", "negative_share", "negative_flat_below", "negative_paste")
+    assert [recipe[key] for key in keys] == [
+        [str(negatives)],
+        0.15,
+        4.0,
+        0.0,
+    ]
     assert (tmp_path / "checkpoints" / "detector-0-2-w4-negatives.pt").is_file()  # beside a run without
     with pytest.raises(SystemExit):  # a folder with no photos
         train_detector.main(
