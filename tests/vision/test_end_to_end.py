@@ -126,8 +126,9 @@ def share_read_right(events, rolls) -> float:
 # floors under what the shipped models read (demo 98%, 53 of 54 dice; d6 80%, 12 of 15;
 # cards 70%, 19 of 27; cubes 100%, 18 of 18; d6-heldout 94%, 17 of 18; cubes-heldout 94%, 17
 # of 18), a die or two below. Session 48's detector, taught from real photos that they hold
-# no dice, read one demo die and one held-out Cubes die fewer and two card dice more. Session 30's camera model read one more demo die and card die and one d6
-# die fewer (session 26's face model had read one d6 die more than before it). Session 25's
+# no dice, read one demo die and one held-out Cubes die fewer and two card dice more.
+# Session 30's camera model read one more demo die and card die and one d6 die fewer
+# (session 26's face model had read one d6 die more than before it). Session 25's
 # detector read one more demo die and one more die of each Cubes clip (before it: demo 52,
 # cubes 17, cubes-heldout 17; cubes 16 before session 23 added a blank die the look found and
 # the vote lacked):
