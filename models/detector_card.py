@@ -375,6 +375,7 @@ def write_card(
         + (
             f" --negatives {' '.join(recipe['negatives'])} --negative-share {recipe['negative_share']}"
             f" --negative-flat-below {recipe.get('negative_flat_below', 0)}"
+            + (f" --negative-paste {recipe['negative_paste']}" if recipe.get("negative_paste") else "")
             if recipe.get("negatives")
             else ""
         )
