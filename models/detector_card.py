@@ -375,7 +375,6 @@ def write_card(
         + (
             f" --negatives {' '.join(recipe['negatives'])} --negative-share {recipe['negative_share']}"
             f" --negative-flat-below {recipe.get('negative_flat_below', 0)}"
-            + (f" --negative-paste {recipe['negative_paste']}" if recipe.get("negative_paste") else "")
             if recipe.get("negatives")
             else ""
         )
@@ -530,7 +529,8 @@ def write_card(
         "- Session 48: session 47's recipe with the photos' flat patches left",
         "  unscored (`--negative-flat-below 4`: every false die on the real test photos lies on",
         "  texture, and the middle of a blank face is flat), with rendered dice laid on half the",
-        "  photo windows (`--negative-paste 0.5`), and blended 20% or 35% of the way from this file.",
+        "  photo windows (`--negative-paste 0.5`, commit 31559fd; removed since, as it gave nothing),",
+        "  and blended 20% or 35% of the way from this file.",
         "  The flat recipe's mean: false dice on the real test photos 24 / 30 / 8 -> 6 / 6 / 2 as",
         "  photos, Cubes photos 89.6 / 84.4 / 85.2% -> 87.0 / 87.7 / 81.7% (session 47: 84.3 / 86.6",
         "  / 80.0%); blended 35%: 11 / 18 / 5 false dice, every rendered set within a die of this",

@@ -179,46 +179,6 @@ def recolour(rng, image: np.ndarray) -> np.ndarray:
     return img
 
 
-def paste_dice(rng, photo: np.ndarray, scenes) -> tuple[np.ndarray, list[dict], list[np.ndarray]]:
-    """``photo`` (a window of a real photo with no dice) with one or two rendered dice laid on
-    it, each cut from a re-shot window of a scene with a soft edge a little wider than its top
-    face (its sides and shadow come along), and sometimes a die-less patch of rendered table:
-    the real clutter round a die must not hide it, and a patch's edge is no die. Returns the
-    window, the dice on it and their quads; a neighbour partly cut in may be found or not."""
-    image, truth = scenes[rng.integers(len(scenes))]
-    scene, quads = window(rng, image, truth["dice"])
-    size = photo.shape[0]
-    extents = [math.sqrt(max(abs(cv2.contourArea(np.float32(q))), 1.0)) for q in quads]
-    inside = [
-        i
-        for i, (die, quad) in enumerate(zip(truth["dice"], quads, strict=True))
-        if die["visible"] >= SEEN and (quad >= 0).all() and (quad < size).all()
-    ]
-    mask = np.zeros((size, size), np.float32)
-    chosen = list(rng.permutation(inside)[: rng.integers(1, 3)])
-    for i in chosen:
-        centre, extent = np.mean(quads[i], 0), extents[i]
-        axes = tuple(int(v) for v in extent * rng.uniform(0.8, 1.3, 2))
-        cv2.ellipse(mask, tuple(int(v) for v in centre), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
-    if rng.random() < 0.5:  # a die-less patch of rendered table: where it falls, it may hold a die
-        centre, radius = rng.uniform(0, size, 2), rng.uniform(8, 30)
-        cv2.circle(mask, tuple(int(v) for v in centre), int(radius), 1.0, -1)
-    soft = cv2.GaussianBlur(mask, (0, 0), max(1.0, float(np.median(extents)) / 6 if extents else 2.0))
-    out = photo * (1 - soft[..., None]) + scene * soft[..., None]
-    dice, kept = [], []
-    for i, (die, quad) in enumerate(zip(truth["dice"], quads, strict=True)):
-        centre = np.clip(np.mean(quad, 0).astype(int), 0, size - 1)
-        shown = soft[centre[1], centre[0]]
-        if i in chosen or shown > 0.9:
-            dice.append(die)
-        elif shown > 0.1:  # half pasted in
-            dice.append({**die, "visible": GLIMPSED})
-        else:
-            continue
-        kept.append(quad)
-    return np.clip(out, 0, 255).astype(np.uint8), dice, kept
-
-
 # ---- targets ------------------------------------------------------------------------------------
 
 
@@ -275,8 +235,7 @@ class Samples(torch.utils.data.IterableDataset):
     are cut from them, wanting no find at all: the renders' tables and props are not the clutter
     of real rooms (docs/vision.md, Limits, session 47). Where such a window is flat
     (``flat_cells`` under ``negative_flat_below``) it is not scored: a blank Cubes face is flat
-    too, and a detector taught that flat patches are never dice misses blank dice (session 48).
-    ``negative_paste`` of those windows have rendered dice laid on them (``paste_dice``)."""
+    too, and a detector taught that flat patches are never dice misses blank dice (session 48)."""
 
     def __init__(
         self,
@@ -285,13 +244,12 @@ class Samples(torch.utils.data.IterableDataset):
         negatives=(),
         negative_share: float = 0.0,
         negative_flat_below: float = 0.0,
-        negative_paste: float = 0.0,
     ):
         if negative_share and not len(negatives):
             raise ValueError("a share of windows cut from photos with no dice needs such photos")
         self.scenes, self.seed = scenes, seed
         self.negatives, self.negative_share = negatives, negative_share
-        self.negative_flat_below, self.negative_paste = negative_flat_below, negative_paste
+        self.negative_flat_below = negative_flat_below
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
@@ -304,8 +262,6 @@ class Samples(torch.utils.data.IterableDataset):
                 image, truth = self.scenes[rng.integers(len(self.scenes))]
                 dice = truth["dice"]
             crop, quads = window(rng, image, dice)
-            if negative and rng.random() < self.negative_paste:
-                crop, dice, quads = paste_dice(rng, crop, self.scenes)
             unscored = flat_cells(crop, self.negative_flat_below) if negative else None
             crop = recolour(rng, crop)
             x = torch.from_numpy(crop.transpose(2, 0, 1).astype(np.float32) / 255)
@@ -422,13 +378,12 @@ def train(
     negatives=(),
     negative_share: float = 0.0,
     negative_flat_below: float = 0.0,
-    negative_paste: float = 0.0,
 ) -> DetectorNet:
     """The detector trained for ``steps`` batches of re-shot windows; on ``device="cuda"`` the
     network runs on the GPU while the windows are still cut by ``workers`` CPU processes.
     ``init`` is a checkpoint (.pt) or an exported model (.onnx, see ``from_onnx``); ``lr`` the
-    one-cycle schedule's peak (lower to fine-tune); ``negatives``, ``negative_share``,
-    ``negative_flat_below`` and ``negative_paste`` as ``Samples`` takes them."""
+    one-cycle schedule's peak (lower to fine-tune); ``negatives``, ``negative_share`` and
+    ``negative_flat_below`` as ``Samples`` takes them."""
     from tqdm import tqdm
 
     torch.manual_seed(seed)
@@ -436,7 +391,7 @@ def train(
     if init is not None and init.suffix != ".onnx":
         model.load_state_dict(torch.load(init, weights_only=True))
     loader = torch.utils.data.DataLoader(
-        Samples(scenes, seed, negatives, negative_share, negative_flat_below, negative_paste),
+        Samples(scenes, seed, negatives, negative_share, negative_flat_below),
         batch_size=batch_size,
         num_workers=workers,
         persistent_workers=workers > 0,
@@ -531,12 +486,6 @@ def main(argv=None) -> int:
         help="grey spread under which a --negatives window's patch is flat, as a blank die's face, "
         "and not scored (0: score it all)",
     )
-    parser.add_argument(
-        "--negative-paste",
-        type=float,
-        default=0.0,
-        help="the share of --negatives windows with rendered dice laid on them",
-    )
     add_device_arguments(parser, "models.detector_card")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -570,7 +519,6 @@ def main(argv=None) -> int:
         negatives,
         share,
         args.negative_flat_below,
-        args.negative_paste,
     )
     CHECKPOINTS.mkdir(parents=True, exist_ok=True)
     name = f"detector-{args.seed}-{args.steps}-w{args.width}" + ("-negatives" if negatives else "")
@@ -589,7 +537,6 @@ def main(argv=None) -> int:
                 "negatives": [str(f) for f in args.negatives],
                 "negative_share": share,
                 "negative_flat_below": args.negative_flat_below,
-                "negative_paste": args.negative_paste,
             }
             if negatives
             else {}

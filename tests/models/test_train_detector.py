@@ -24,7 +24,6 @@ from models.train_detector import (
     flat_cells,
     from_onnx,
     load_scenes,
-    paste_dice,
     render_commands,
     targets,
     window,
@@ -273,27 +272,6 @@ def test_flat_patches_of_photos_without_dice_are_not_scored():
     assert all(next(everything)[2].min() == 1 for _ in range(50))
 
 
-def test_dice_laid_on_a_photo_without_dice_are_found_there_and_nothing_else():
-    scene = np.full((240, 320, 3), 90, np.uint8)
-    quad = square(150, 100, 30)
-    cv2.fillConvexPoly(scene, quad.astype(np.int32), (250, 250, 250))
-    scenes = [(scene, {"dice": [die(quad)]})]
-    photo = np.zeros((CROP, CROP, 3), np.uint8)  # black: whatever is not black was laid on it
-    rng = np.random.default_rng(4)
-    laid = 0
-    for _ in range(40):
-        crop, dice, quads = paste_dice(rng, photo, scenes)
-        assert crop.shape == photo.shape and len(dice) == len(quads) <= 1
-        if dice and dice[0]["visible"] >= 0.5:
-            laid += 1
-            x, y = np.mean(quads[0], 0).astype(int)
-            assert crop[y, x].min() > 200  # the die's face, as rendered
-            assert crop[0, 0].max() < 100 or crop[-1, -1].max() < 100  # the photo round it
-        elif not dice:
-            assert crop.max() < 250  # no die laid: at most a patch of table
-    assert laid > 20
-
-
 def test_training_reads_negatives_and_records_them(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(train_detector, "CHECKPOINTS", tmp_path / "checkpoints")
     scenes = Path(__file__).resolve().parents[1] / "vision" / "fixtures" / "scenes"
@@ -306,13 +284,8 @@ def test_training_reads_negatives_and_records_them(tmp_path, monkeypatch, capsys
     recipe = json.loads(
         {p.key: p.value for p in onnx.load(str(out / "detector.onnx")).metadata_props}["recipe"]
     )
-    keys = ("negatives", "negative_share", "negative_flat_below", "negative_paste")
-    assert [recipe[key] for key in keys] == [
-        [str(negatives)],
-        0.15,
-        4.0,
-        0.0,
-    ]
+    keys = ("negatives", "negative_share", "negative_flat_below")
+    assert [recipe[key] for key in keys] == [[str(negatives)], 0.15, 4.0]
     assert (tmp_path / "checkpoints" / "detector-0-2-w4-negatives.pt").is_file()  # beside a run without
     with pytest.raises(SystemExit):  # a folder with no photos
         train_detector.main(
