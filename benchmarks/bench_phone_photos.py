@@ -7,7 +7,7 @@ The photo sets (models/detector.md, `--photos`) are clean renders; real photos, 
 `dicescore read` will be judged on, are not. Each folder is read by `dicescore read`'s reader
 as rendered and after each degradation below (every image with its own seeded noise), and
 scored as the detector card scores a photo: recall / precision / faces read right / images
-wholly right. docs/vision.md (Limits, session 27) has the first numbers.
+wholly right. docs/vision-limits.md (session 27) has the first numbers.
 """
 
 from __future__ import annotations

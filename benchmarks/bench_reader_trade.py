@@ -9,7 +9,7 @@ A photo's unsure find is dropped when the face model calls it no face surely eno
 (`UNREAD_KEPT_FROM`). Loosening them keeps more real dice and more false ones; a face model
 taught `none` from real photos moves along that trade too. Two models are compared fairly
 only along it: one is better where it finds as many rendered dice with fewer false ones
-(docs/vision.md, Limits, session 45). Each row reads the scenes as `dicescore read` reads a
+(docs/vision-limits.md, session 45). Each row reads the scenes as `dicescore read` reads a
 photo (recall, precision, faces read right, images wholly right, as models/detector.md counts
 them) and the real photos as d6, Cubes and card dice (every die found is false).
 """

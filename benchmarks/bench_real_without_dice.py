@@ -9,7 +9,7 @@ The project has no real photo of its dice, but it can have real photos of everyt
 the sample photographs that scikit-image, scikit-learn and matplotlib ship (a coffee cup on
 a wooden table, coins, gravel, a garage, a portrait, a page of text...; see
 datasets/photos_without_dice.py). The reader's false finds there are the ones renders cannot
-show: real textures, light and objects taken for dice (docs/vision.md, Limits, session 44).
+show: real textures, light and objects taken for dice (docs/vision-limits.md, session 44).
 `--as` reads each photo another way: as the camera reads video frames (one pass, the camera's
 model, one turn a frame: four frames, one at each turn, counted as a frame's mean), or fed to
 the roll tracker as a settled roll (`bench_settled_rolls.settled_roll`: a throw, noisy settled

@@ -233,7 +233,7 @@ class Samples(torch.utils.data.IterableDataset):
 
     ``negatives`` are real photographs with no dice in them; ``negative_share`` of the windows
     are cut from them, wanting no find at all: the renders' tables and props are not the clutter
-    of real rooms (docs/vision.md, Limits, session 47). Where such a window is flat
+    of real rooms (docs/vision-limits.md, session 47). Where such a window is flat
     (``flat_cells`` under ``negative_flat_below``) it is not scored: a blank Cubes face is flat
     too, and a detector taught that flat patches are never dice misses blank dice (session 48)."""
 

@@ -260,7 +260,7 @@ def photo_negatives(folders, random_quads: int = NEGATIVE_RANDOM) -> np.ndarray:
     crops of each), and ``random_quads`` random quads, at each of ``NEGATIVE_SCALES``; a
     third of them under other light; the flat ones dropped.  The renders' own ``none`` crops are
     render tables and props: these are the real textures and objects the detector takes for dice
-    (docs/vision.md, Limits, session 44)."""
+    (docs/vision-limits.md, session 44)."""
     from vision.detector import Detector
 
     rng = np.random.default_rng(NEGATIVES_SEED)
@@ -325,7 +325,7 @@ def webcam_degraded(rng, crops: np.ndarray, share: float) -> np.ndarray:
     """A copy of N x 64 x 64 x 3 uint8 ``crops`` with ``share`` of them as a webcam in a dim room
     gives them: sensor noise, often JPEG, sometimes the detail of a smaller face lost; then each
     noisy crop smoothed as ``FaceClassifier.prepare`` smooths it at run time.  The renders
-    carry far less noise than that (docs/vision.md, Limits)."""
+    carry far less noise than that (docs/vision-limits.md)."""
     out = crops.copy()
     for i in np.flatnonzero(rng.random(len(out)) < share):
         crop = out[i].astype(np.float32)

@@ -50,7 +50,7 @@ MOST_STRETCH = 1.15  # frames further than this from the network's aspect are pa
 # A 16:9 webcam frame fills 384x216 of the 384x288 view; padded to 384x224 instead, the
 # network has 22% less to do (``detect`` 6.8 against 8.2 ms a 1280x720 frame), and on 16:9
 # and 9:16 framings of the held-out scenes it found as many dice, read them as well and made
-# fewer false finds (docs/vision.md, Limits, session 38). 32, not the network's 16, keeps a phone held upright
+# fewer false finds (docs/vision-limits.md, session 38). 32, not the network's 16, keeps a phone held upright
 # (9:16) at 192 px wide, where 176 lost a little recall.
 PAD_STEP = 32
 # Dice in one frame are one size, give or take the camera's tilt. A find under 0.4x (or over
@@ -79,7 +79,7 @@ SIDE_FACE_EDGE = 0.4
 # die: no die's top face lies on another's, and a pip is at most about 0.3 of a face. One video
 # frame's pass, held out: precision 90.8% -> 91.2%, no die lost. Across a photo's passes the
 # outlines alone are not enough: a sure find around a cluster of dice, from a pass that saw
-# them small, silenced the dice that finer passes found (docs/vision.md, Limits, session 27);
+# them small, silenced the dice that finer passes found (docs/vision-limits.md, session 27);
 # there the bigger find must also read as a die's face (``without_print_or_groups``, session 32).
 PRINT_SHARE = 0.3
 # A video frame's single pass scores a side face above its top face more often, so there the

@@ -4,7 +4,7 @@
 
 The camera's face model reads a die from its top face cut out of the frame; a face only a
 few pixels across has lost its print before the model sees it.  Measured on the rendered
-scenes (docs/vision.md, "Dice size"), the camera's model at one turn reads card dice 20%
+scenes (docs/vision-limits.md, "Dice size"), the camera's model at one turn reads card dice 20%
 right under 14 px across, 42-68% at 14-26 px and about 80% from 26 px up.  A webcam's
 picture is softer than a render: under blur of 0.8 px and JPEG 80 (session 33), a settled
 roll's dice of held-out artwork, read as its second look reads them, are right for Cubes

@@ -37,12 +37,12 @@ RECUT_BELOW = 0.9
 # when it reads as a face this surely and each of them as one plain mark (``is_print``): a crop
 # round a group of dice read CUBES or 6 at 0.55-0.81 on the held-out scenes, and one round three
 # d6 dice read a 3 at 0.98, but the group's dice read as their own faces; a die under its
-# square pips read 1.0, and the squares BLANK (docs/vision.md, Limits, session 32).
+# square pips read 1.0, and the squares BLANK (docs/vision-limits.md, session 32).
 SURE_CONTAINER = 0.9
 # A photo's find that no look reads as a face is kept, for a tap, from this detector score;
 # below it is most often not a die (held-out scenes: 9 of 14 such finds false, 3 real dice
 # lost). Photos before -> after (session 32): precision up 0.3-3.3 points, recall down 0.2-0.6,
-# faces read right unchanged, images wholly right up 0-8 (docs/vision.md, Limits, session 32).
+# faces read right unchanged, images wholly right up 0-8 (docs/vision-limits.md, session 32).
 UNREAD_KEPT_FROM = 0.7
 PLAIN_MARKS = frozenset({"1", "BLANK", "AS", "AH", "AD", "AC"})  # one pip, one square, one suit
 

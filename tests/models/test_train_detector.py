@@ -256,7 +256,7 @@ def test_windows_cut_from_photos_without_dice_want_no_find():
 
 def test_flat_patches_of_photos_without_dice_are_not_scored():
     # a blank Cubes face is flat: taught that flat real patches are never dice, the detector
-    # missed blank dice (docs/vision.md, Limits, session 47)
+    # missed blank dice (docs/vision-limits.md, session 47)
     photo = np.full((300, 400, 3), 160, np.uint8)
     photo[:, 200:] = np.random.default_rng(0).integers(0, 255, (300, 200, 3), np.uint8)  # gravel
     flat = flat_cells(photo, below=4.0)
