@@ -93,6 +93,9 @@ class RollTracker:
     motion_level: int = 18  # grey-level change that counts a pixel as moved
     motion_fraction: float = 0.002  # share of moved pixels that counts the frame as moving
     min_presence: float = 0.5  # share of the settled frames a die must be seen in to count
+    # A face the roll is less sure of than this is reported unread, so that the page asks for
+    # a tap instead of showing a guess as read (the classifier's own bar for naming a face).
+    least_confidence: float = 0.5
     hand_area: tuple[float, float] = (0.03, 0.4)  # a hand's share of the frame, min and max
     # Reads a settled roll's last frame again, surer and slower than a video frame's reading:
     # its faces replace the vote's (``faces_looked_again``).
@@ -136,6 +139,7 @@ class RollTracker:
         self._last_roll = dice
         if self.look_again is not None:
             dice = faces_looked_again(dice, self.look_again(frame))
+        dice = unread_if_unsure(dice, self.least_confidence)
         return RollEvent(dice, self.frame_index - 1, (self.frame_index - 1) / self.fps, self.expected_dice)
 
     def _motion(self, small: np.ndarray) -> bool:
@@ -317,6 +321,19 @@ def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
     dice += [look for look, new in zip(looks, unvoted, strict=True) if new and look.confidence >= SURE_LOOK]
     dice.sort(key=lambda die: (die.center[0], die.center[1]))
     return DieReadings.from_dice(dice)
+
+
+def unread_if_unsure(dice: DieReadings, least: float) -> DieReadings:
+    """The dice with each face read less surely than ``least`` left unread (its likeliest
+    faces kept, for the tap that fixes it): a vote that names a face in a few of the settled
+    frames, and no second look that reads it, is a guess (in the test clips, every such face
+    was wrong: a die's glare read as a 2, a five as a four)."""
+    unsure = [i for i, die in enumerate(dice) if die.label is not None and die.confidence < least]
+    if not unsure:
+        return dice
+    return DieReadings.from_dice(
+        [replace(die, label=None) if i in unsure else die for i, die in enumerate(dice)]
+    )
 
 
 def nothing_rolled(dice: DieReadings, before: DieReadings) -> bool:

@@ -8,8 +8,8 @@ roll.  ``open_source`` names them:
   ``dicescore watch`` takes), read by ``webui.camera``, which appends its rolls itself;
 * a recording: a JSON-lines file with one roll a line, either ``{"faces": [labels],
   "top": [[[label, p], ...], ...]}`` or the ``{"dice": [{"label", "top", ...}]}`` shape
-  ``dicescore watch`` prints, optionally with ``"wait": seconds`` before it (default
-  ``RECORDED_PACE``);
+  ``dicescore watch`` prints (a die it could not read taking its likeliest face, marked
+  unsure), optionally with ``"wait": seconds`` before it (default ``RECORDED_PACE``);
 * ``demo``: a Cubes game for three, so a newcomer sees a game being played at once; it
   starts that game once a run (when it ends, the video plays on and scores a Cubes game
   started on the page; a demo left running all evening does not fill the games list with
@@ -50,11 +50,14 @@ class Roll:
     faces: list[str]
     top: list[list[Any]] | None = None
     wait: float = RECORDED_PACE
+    unsure: tuple[int, ...] = ()  # dice whose face is a guess, as the camera marks them
 
     def event(self, player: str) -> Event:
         data: dict[str, Any] = {"faces": self.faces}
         if self.top is not None:
             data["top"] = self.top
+        if self.unsure:
+            data["unsure"] = list(self.unsure)
         return Event("roll", data, player)
 
 
@@ -127,18 +130,22 @@ def demo_guesses(face: str, labels: tuple[str, ...], rng: random.Random) -> list
 def parse_roll(line: str, number: int) -> Roll:
     try:
         record = json.loads(line)
+        unsure: tuple[int, ...] = ()
         if "dice" in record:
             dice = record["dice"]
-            faces = [die["label"] for die in dice]
             top = [die.get("top", []) for die in dice]
+            # a die `dicescore watch` could not read (label null) replays as its likeliest
+            # face, marked unsure, as the camera records it
+            unsure = tuple(i for i, die in enumerate(dice) if die["label"] is None and top[i])
+            faces = [top[i][0][0] if i in unsure else die["label"] for i, die in enumerate(dice)]
         else:
             faces, top = record["faces"], record.get("top")
         wait = float(record.get("wait", RECORDED_PACE))
-    except (ValueError, TypeError, KeyError) as error:
+    except (ValueError, TypeError, KeyError, IndexError) as error:
         raise IllegalMove(f"recording line {number} is not a roll: {error}") from None
     if not isinstance(faces, list) or not all(isinstance(face, str) for face in faces):
         raise IllegalMove(f"recording line {number}: faces must be a list of labels")
-    return Roll(faces, top, wait)
+    return Roll(faces, top, wait, unsure)
 
 
 def open_source(spec: str | None):

@@ -266,6 +266,37 @@ def test_faces_are_voted_over_the_settled_frames():
     assert events[0].dice.tops[1][0][0] == "2"
 
 
+def test_a_face_named_in_too_few_settled_frames_is_reported_unread_with_its_likeliest_faces():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["1", "2", "3"]))
+    unread = Face(None, 0.3)
+    unread.top = [("2", 0.3), ("5", 0.2)]
+    for i, frame in enumerate(still(table, 9)):  # the middle die is named in 4 of 9 frames
+        readings = table.readings()
+        if i % 2 == 0:
+            readings = readings.with_faces([Face("1", 0.9), unread, Face("3", 0.9)])
+        event = tracker.update(frame, readings)
+        events += [event] if event else []
+    (event,) = events
+    assert event.dice.confidences[1] == pytest.approx(0.9 * 4 / 9, abs=1e-6)  # under the bar
+    assert event.labels == ["1", None, "3"]
+    assert event.dice.tops[1][0][0] == "2"  # a tap's first choice
+    assert event.to_json()["dice"][1]["label"] is None
+
+
+def test_a_face_named_in_most_settled_frames_is_reported_read():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["1", "2", "3"]))
+    unread = Face(None, 0.3)
+    unread.top = [("2", 0.3)]
+    for i, frame in enumerate(still(table, 9)):  # named in 5 of 9 frames: 0.5, the bar
+        readings = table.readings()
+        if i % 2 == 1:
+            readings = readings.with_faces([Face("1", 0.9), unread, Face("3", 0.9)])
+        events += [e for e in [tracker.update(frame, readings)] if e]
+    assert [e.labels for e in events] == [["1", "2", "3"]]
+
+
 def test_wrong_dice_count_and_cocked_dice_are_flagged():
     table, tracker = Table(), RollTracker(fps=FPS, expected_dice=9)
     run(tracker, table, table.roll(["1", "2"]))

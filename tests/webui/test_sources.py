@@ -33,6 +33,17 @@ def test_a_recording_feeds_its_rolls_into_the_game_in_progress(app, api, tmp_pat
     assert sum(api.view(game_id)["totals"].values()) == 14
 
 
+def test_a_die_watch_could_not_read_replays_as_its_likeliest_face_marked_unsure(app, api, tmp_path):
+    game_id = api.new_game()
+    unread = {"label": None, "confidence": 0.13, "top": [["2", 0.4], ["6", 0.3]]}
+    path = recording(tmp_path, {"dice": [{"label": "6", "top": [["6", 0.9]]}, unread], "wait": 0})
+    feed(app, open_source(path)).join(timeout=10)
+    roll = api.client.get(f"/api/games/{game_id}/events").json["events"][2]
+    assert (roll["faces"], roll["unsure"]) == (["6", "2"], [1])
+    with pytest.raises(IllegalMove, match="line 1: faces must be a list of labels"):
+        open_source(recording(tmp_path, {"dice": [{"label": None, "top": []}]}))  # nothing to guess
+
+
 def test_a_roll_the_rules_refuse_is_skipped(app, api, tmp_path):
     game_id = api.new_game()
     path = recording(tmp_path, {"faces": ["AS", "4"], "wait": 0}, {"faces": ["2", "2"], "wait": 0})
