@@ -380,7 +380,7 @@ def write_card(
         + (f" --lr {recipe['lr']}" if recipe.get("lr") else "")
         + (
             f" --negatives {' '.join(recipe['negatives'])} --negative-share {recipe['negative_share']}"
-            f" --negative-flat-below {recipe.get('negative_flat_below', 0)}"
+            f" --negative-flat-below {recipe.get('negative_flat_below', 0):g}"
             if recipe.get("negatives")
             else ""
         )
@@ -425,7 +425,7 @@ def write_card(
                 "datasets/photos_without_dice.py) give "
                 f"{recipe['negative_share']:.0%} of the windows, cut and re-shot as the scenes are,",
                 "and want no find, except on their flat patches (grey spread under "
-                f"{recipe.get('negative_flat_below', 0)}, as a blank",
+                f"{recipe.get('negative_flat_below', 0):g}, as a blank",
                 "die's face): what a real room holds is not what the renders' props are",
                 "(Limits, sessions 47 and 48).",
             ]

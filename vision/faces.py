@@ -50,6 +50,7 @@ import onnxruntime as ort
 
 from scoring.faces import ALL_LABELS, DIE_KINDS, die_kind, parse_face
 from vision.pips import count_pips
+from vision.readings import NAMED_FROM
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS / "faces.onnx"  # reads best: photos, single crops
@@ -149,7 +150,7 @@ class FaceClassifier:
         self,
         model_path: str | os.PathLike | None = None,
         data_dir: str | os.PathLike | None = None,
-        min_confidence: float = 0.5,
+        min_confidence: float = NAMED_FROM,
         top_k: int = 5,
     ):
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL

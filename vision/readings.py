@@ -19,6 +19,9 @@ import numpy as np
 
 CROP_SIZE = 64  # rectified face crops: the face classifier's input size
 MAX_WARP = 512  # px: the largest face warped whole before shrinking (bounds the work)
+# The confidence from which a face is named; under it a die is left unread, for a tap to fix
+# (the face classifier's default, and the roll tracker's for a settled roll's faces).
+NAMED_FROM = 0.5
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.readings import DieReading, DieReadings, quad_areas
+from vision.readings import NAMED_FROM, DieReading, DieReadings, quad_areas
 
 MOTION_WIDTH = 160  # motion is judged on frames this wide: cheap, and blind to sensor noise
 # A camera held in the hand sways less than this share of the width between two frames; a
@@ -94,8 +94,8 @@ class RollTracker:
     motion_fraction: float = 0.002  # share of moved pixels that counts the frame as moving
     min_presence: float = 0.5  # share of the settled frames a die must be seen in to count
     # A face the roll is less sure of than this is reported unread, so that the page asks for
-    # a tap instead of showing a guess as read (the classifier's own bar for naming a face).
-    least_confidence: float = 0.5
+    # a tap instead of showing a guess as read.
+    least_confidence: float = NAMED_FROM
     hand_area: tuple[float, float] = (0.03, 0.4)  # a hand's share of the frame, min and max
     # Reads a settled roll's last frame again, surer and slower than a video frame's reading:
     # its faces replace the vote's (``faces_looked_again``).
