@@ -699,6 +699,17 @@ def test_rectify_turns_a_tilted_quad_into_an_upright_square():
     assert order_corners(quad[[2, 0, 3, 1]]).tolist() == quad.tolist()  # clockwise from the top-left
 
 
+def test_order_corners_orders_many_quads_at_once_as_it_orders_each():
+    rng = np.random.default_rng(3)
+    squares = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]]) + rng.uniform(0, 200, (50, 1, 2))
+    shuffled = np.stack([square[rng.permutation(4)] for square in squares]).astype(np.float32)
+    together = order_corners(shuffled)
+    assert together.shape == (50, 4, 2)
+    assert np.array_equal(together, np.stack([order_corners(quad) for quad in shuffled]))
+    assert np.array_equal(together, squares.astype(np.float32))  # clockwise from the top-left
+    assert order_corners(np.zeros((0, 4, 2))).shape == (0, 4, 2)
+
+
 def test_readings_index_and_iterate_like_detections():
     readings = DieReadings.from_quads(
         np.arange(24, dtype=np.float32).reshape(3, 4, 2), scores=[0.9, 0.2, 0.7]
