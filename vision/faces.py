@@ -346,6 +346,8 @@ class FaceClassifier:
         if crop.dtype != np.uint8:
             crop = np.clip(crop, 0, 255).astype(np.uint8)
         size = self.input_size
+        if crop.shape[:2] == (size, size):  # a rectified crop: resizing would only copy it
+            return crop
         shrink = crop.shape[0] > size or crop.shape[1] > size
         return cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.readings import NAMED_FROM, DieReading, DieReadings, quad_areas
+from vision.readings import DieReading, DieReadings, quad_areas
 
 MOTION_WIDTH = 160  # motion is judged on frames this wide: cheap, and blind to sensor noise
 # A camera held in the hand sways less than this share of the width between two frames; a
@@ -81,6 +81,12 @@ UNSURE_VOTE = 0.5
 # A die that the second look finds and the vote lacks is added when the look reads its face
 # at least this surely.
 SURE_LOOK = 0.95
+# A settled roll names a face from this confidence; under it the face is reported unread, its
+# likeliest faces kept, and the page marks it for a tap.  Above the classifier's own bar
+# (NAMED_FROM): in rendered rolls of the training split, the faces named at 0.5-0.6 were wrong
+# 12 times to 3 right, and above 0.6 a flag would be right about as often as not
+# (docs/vision.md, The roll tracker).
+UNSURE_ROLL_FACE = 0.6
 
 
 @dataclass
@@ -93,9 +99,9 @@ class RollTracker:
     motion_level: int = 18  # grey-level change that counts a pixel as moved
     motion_fraction: float = 0.002  # share of moved pixels that counts the frame as moving
     min_presence: float = 0.5  # share of the settled frames a die must be seen in to count
-    # A face the roll is less sure of than this is reported unread, so that the page asks for
-    # a tap instead of showing a guess as read.
-    least_confidence: float = NAMED_FROM
+    # A face the roll is less sure of than this is reported unread, so that the page marks it
+    # for a tap instead of showing a guess as read (``UNSURE_ROLL_FACE``).
+    least_confidence: float = UNSURE_ROLL_FACE
     hand_area: tuple[float, float] = (0.03, 0.4)  # a hand's share of the frame, min and max
     # Reads a settled roll's last frame again, surer and slower than a video frame's reading:
     # its faces replace the vote's (``faces_looked_again``).
@@ -327,7 +333,8 @@ def unread_if_unsure(dice: DieReadings, least: float) -> DieReadings:
     """The dice with each face read less surely than ``least`` left unread (its likeliest
     faces kept, for the tap that fixes it): a vote that names a face in a few of the settled
     frames, and no second look that reads it, is a guess (17 of 22 such faces were wrong in
-    the rendered rolls of session 49, among them a die's glare voted a 2 and a five a four)."""
+    the rendered rolls of session 49, among them a die's glare voted a 2 and a five a four),
+    and so is a look that hardly prefers one face (``UNSURE_ROLL_FACE``)."""
     unsure = [i for i, die in enumerate(dice) if die.label is not None and die.confidence < least]
     if not unsure:
         return dice

@@ -7,11 +7,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.readings import DieReadings
+from vision.readings import NAMED_FROM, DieReadings
 from vision.tracker import (
     EDGE,
     MOST_SWAY,
     SURE_LOOK,
+    UNSURE_ROLL_FACE,
     UNSURE_VOTE,
     RollTracker,
     faces_looked_again,
@@ -258,11 +259,11 @@ def test_faces_are_voted_over_the_settled_frames():
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll(["1", "2", "3"]))
     frames = still(table, 9)
-    for i, frame in enumerate(frames):  # the middle die is misread in 3 of 9 frames
-        event = tracker.update(frame, table.readings({1: "5"} if i % 3 == 0 else None))
+    for i, frame in enumerate(frames):  # the middle die is misread in 2 of 9 frames
+        event = tracker.update(frame, table.readings({1: "5"} if i % 5 == 0 else None))
         events += [event] if event else []
     assert [e.labels for e in events] == [["1", "2", "3"]]
-    assert events[0].dice.confidences[1] == pytest.approx(0.9 * 6 / 9, abs=1e-6)
+    assert events[0].dice.confidences[1] == pytest.approx(0.9 * 7 / 9, abs=1e-6)
     assert events[0].dice.tops[1][0][0] == "2"
 
 
@@ -289,12 +290,31 @@ def test_a_face_named_in_most_settled_frames_is_reported_read():
     events = run(tracker, table, table.roll(["1", "2", "3"]))
     unread = Face(None, 0.3)
     unread.top = [("2", 0.3)]
-    for i, frame in enumerate(still(table, 9)):  # named in 5 of 9 frames: 0.5, the bar
+    for i, frame in enumerate(still(table, 9)):  # named in 7 of 9 frames: 0.7
+        readings = table.readings()
+        if i % 5 == 1:
+            readings = readings.with_faces([Face("1", 0.9), unread, Face("3", 0.9)])
+        events += [e for e in [tracker.update(frame, readings)] if e]
+    assert [e.labels for e in events] == [["1", "2", "3"]]
+    assert UNSURE_ROLL_FACE < events[0].dice.confidences[1] < 0.75
+
+
+def test_a_face_the_roll_hardly_prefers_is_reported_unread_though_the_classifier_named_it():
+    """Named in 5 of 9 frames (0.5): the classifier's own bar (NAMED_FROM) would name it, but
+    rendered rolls' faces named so were mostly wrong, so the roll leaves it for a tap."""
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["1", "2", "3"]))
+    unread = Face(None, 0.3)
+    unread.top = [("2", 0.3)]
+    for i, frame in enumerate(still(table, 9)):
         readings = table.readings()
         if i % 2 == 1:
             readings = readings.with_faces([Face("1", 0.9), unread, Face("3", 0.9)])
         events += [e for e in [tracker.update(frame, readings)] if e]
-    assert [e.labels for e in events] == [["1", "2", "3"]]
+    (event,) = events
+    assert event.dice.confidences[1] == pytest.approx(NAMED_FROM)
+    assert event.labels == ["1", None, "3"]
+    assert event.dice.tops[1][0][0] == "2"
 
 
 def test_wrong_dice_count_and_cocked_dice_are_flagged():
