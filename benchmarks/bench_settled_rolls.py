@@ -10,6 +10,11 @@ settled roll looked at again as a photo (the default model), as the web camera a
 `dicescore watch` do. The event's dice are matched to the truth as models/detector_card.py
 matches a photo's finds. A still whose roll gives no event is counted apart: a hand resting
 by the dice holds the event back, as designed, and the still shows no hand leaving.
+
+A face the roll is unsure of (``vision.tracker.UNSURE_ROLL_FACE``) is reported unread, and the
+page scores it as its likeliest face, marked for a tap: such faces count as not read right,
+and are counted apart by whether that likeliest face is right. A roll with a face named wrong
+(or a die named where there is none) is one a player must catch without a mark.
 """
 
 from __future__ import annotations
@@ -68,6 +73,15 @@ def measure(folder: Path, detector, camera, photos, noise: float) -> Counter:
         counts["false"] += len(unmatched)
         counts["right"] += read_right(must, matched, event.dice.labels, dice)
         counts["wholly"] += wholly_right(must, matched, event.dice.labels, dice, len(unmatched))
+        named_wrong = False
+        for i, j in pairs:  # a die left unread is marked on the page, its likeliest face shown
+            label, tops = event.dice.labels[i], event.dice.tops[i]
+            if label is None:
+                right_guess = bool(tops) and tops[0][0] == dice[j]["label"]
+                counts["marked right" if right_guess else "marked wrong"] += 1
+            named_wrong |= label is not None and label != dice[j]["label"]
+        named_wrong |= any(event.dice.labels[i] is not None for i in unmatched)
+        counts["named wrong"] += named_wrong
     return counts
 
 
@@ -86,16 +100,18 @@ def main() -> None:
         camera = FaceClassifier(args.camera, data_dir=no_examples)
         photos = FaceClassifier(args.photos, data_dir=no_examples)
         print(
-            "| folder | stills with an event | dice | recall | precision | faces read right | wholly right |"
+            "| folder | stills with an event | dice | recall | precision | faces read right | wholly right "
+            "| unread faces, their likeliest right / wrong | rolls with a face named wrong |"
         )
-        print("| --- " * 7 + "|")
+        print("| --- " * 9 + "|")
         for folder in args.folders:
             c = measure(folder, detector, camera, photos, args.noise)
             must, finds = max(c["must"], 1), max(c["finds"], 1)
             print(
                 f"| {folder} | {c['images']} of {c['images'] + c['no event']} | {c['must']} "
                 f"| {c['found'] / must:.1%} | {(c['finds'] - c['false']) / finds:.1%} "
-                f"| {c['right'] / must:.1%} | {c['wholly']} |"
+                f"| {c['right'] / must:.1%} | {c['wholly']} | {c['marked right']} / {c['marked wrong']} "
+                f"| {c['named wrong']} |"
             )
 
 
