@@ -83,9 +83,9 @@ UNSURE_VOTE = 0.5
 SURE_LOOK = 0.95
 # A settled roll names a face from this confidence; under it the face is reported unread, its
 # likeliest faces kept, and the page marks it for a tap.  Above the classifier's own bar
-# (NAMED_FROM): in rendered rolls of the training split, the faces named at 0.5-0.6 were wrong
-# 12 times to 3 right, and above 0.6 a flag would be right about as often as not
-# (docs/vision.md, The roll tracker).
+# (NAMED_FROM): in rendered rolls of the training split, of the dice named at 0.5-0.6, 3 were
+# right, 7 wrong and 5 no die at all; at 0.6-0.65, 5 right and 5 not, so a mark there would be
+# needless as often as not (docs/vision.md, The roll tracker).
 UNSURE_ROLL_FACE = 0.6
 
 
