@@ -198,7 +198,7 @@ def rectify(frame: np.ndarray, quads, size: int = CROP_SIZE) -> list[np.ndarray]
     ``MAX_WARP``, and then shrunk by area: its pixels are averaged, not sampled every few
     pixels.  Sampled, a photo's sensor noise stays at full strength in the crop (rendered
     crops of 320 px with noise of 25 grey levels read 57% instead of 95%, docs/vision.md)."""
-    ordered = order_corners(np.asarray(quads, np.float32).reshape(-1, 4, 2))
+    ordered = order_corners(np.reshape(quads, (-1, 4, 2)))  # (N, 4, 2) even for one quad
     sides = np.linalg.norm(ordered[:, NEXT_CORNER] - ordered, axis=2).max(1)
     crops = []
     for corners, side in zip(ordered, sides.tolist(), strict=True):
