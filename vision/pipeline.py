@@ -23,7 +23,12 @@ from vision.detector import VIDEO_SIDE_FACE_MARGIN, Detector, without_side_faces
 from vision.faces import ALL_TURNS, FAST_MODEL, FaceClassifier, FaceReading
 from vision.readings import DieReading, DieReadings, rectify
 
-SURE_FIND = 0.8  # detector score from which a find is kept whatever the classifier says
+# A video frame's find is kept from this detector score whatever the classifier says; below
+# it, only if the classifier does not call it no face (``NOT_A_FACE``). A photo's find is kept
+# so from ``UNREAD_KEPT_FROM``: at 0.7-0.8, the finds the classifier called no face were 17 dice
+# to 2 false finds over the rendered photo sets, though 1 find (kept unread) on 18 real photos
+# with no dice (docs/vision-limits.md, session 51).
+SURE_FIND = 0.8
 NOT_A_FACE = 0.7  # classifier's probability of "no face" that drops an unsure find
 # A photo's face read unsure is cut again from its quad grown and shrunk about its centre by
 # these factors: the detector's corners are off by about a tenth of the face (models/detector.md),
@@ -63,9 +68,11 @@ class DiceReader:
         """The dice in ``frame``; a ``still`` (a photo, not a video frame) is searched at
         several scales and its faces read at four turns, unsure ones given a second look (see
         ``FaceClassifier.classify``) and cut again (``recut_unsure``), slower but surer. A
-        photo's find that still reads as no face is kept only where the detector is sure of
-        it (``UNREAD_KEPT_FROM``), unless ``unreadable`` asks for every one (a set shown to
-        the camera to be taught: the dice it cannot read are the ones to teach).
+        find the classifier calls no face is kept only where the detector is sure of it
+        (``SURE_FIND``, in a photo ``UNREAD_KEPT_FROM``). A photo's find whose face is
+        still unread once cut again is kept from ``UNREAD_KEPT_FROM`` too, unless
+        ``unreadable`` asks for every such find (a set shown to the camera to be taught: the
+        dice it cannot read are the ones to teach).
         Video frames are read at one turn each, the next one each frame, so that the tracker's
         vote over a settled roll's frames sees each die turned every way for the price of one.
         Either way, a find too near a surer one is dropped as that die's side face (in a video
@@ -79,10 +86,10 @@ class DiceReader:
         crops = rectify(frame, found.quads)
         faces = self.classifier.classify(crops, kind=self.kind, turns=turns, second_look=still, pips=still)
         # A second opinion on the detector's unsure finds: the classifier knows what is not a
-        # die face (table, card, chip).  Sure finds stay, even unreadable, for a tap to fix.
-        keep = [
-            i for i, face in enumerate(faces) if found.scores[i] >= SURE_FIND or face.nothing < NOT_A_FACE
-        ]
+        # die face (table, card, chip).  Sure finds stay, even unreadable, for a tap to fix; a
+        # photo's unsure ones face a stricter check below, so it trusts the detector sooner.
+        sure = UNREAD_KEPT_FROM if still else SURE_FIND
+        keep = [i for i, face in enumerate(faces) if found.scores[i] >= sure or face.nothing < NOT_A_FACE]
         found, faces, crops = found[keep], [faces[i] for i in keep], [crops[i] for i in keep]
         if still:
             self.recut_unsure(frame, found.quads, faces, crops)

@@ -28,7 +28,7 @@ from vision.detector import (
     without_print_or_groups,
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
-from vision.pipeline import RECUT_BELOW, UNREAD_KEPT_FROM, DiceReader, each_face_once
+from vision.pipeline import RECUT_BELOW, SURE_FIND, UNREAD_KEPT_FROM, DiceReader, each_face_once
 from vision.readings import (
     LEANING,
     READ,
@@ -812,6 +812,33 @@ def test_unsure_finds_the_classifier_calls_no_face_are_dropped():
     assert kept.labels.tolist() == [None] and len(kept.crops) == 1
     both = DiceReader("d6", FixedDetector(), NothingThere(0.2)).read(frame)
     assert len(both) == 2
+
+
+class FindsBetweenTheBars:
+    """Finds two faces, in a video frame and in a photo alike: one between a photo's bar for
+    keeping a find called no face and a video frame's, one under both."""
+
+    def __init__(self):
+        quads = np.float32([[[4, 4], [20, 4], [20, 20], [4, 20]], [[30, 4], [46, 4], [46, 20], [30, 20]]])
+        scores = np.float32([(UNREAD_KEPT_FROM + SURE_FIND) / 2, UNREAD_KEPT_FROM - 0.05])
+        self.found = DieReadings.from_quads(quads, scores=scores)
+
+    def detect(self, frame):
+        return self.found
+
+    def detect_at_scales(self, frame, is_print=None):
+        return self.found
+
+
+def test_a_photo_trusts_the_detector_sooner_than_a_video_frame_over_a_face_called_no_face():
+    frame = np.zeros((32, 64, 3), np.uint8)
+    reader = DiceReader("d6", FindsBetweenTheBars(), NothingThere(0.95))
+    # a video frame has the tracker's vote to come: it keeps only the finds the detector is sure of
+    assert len(reader.read(frame)) == 0
+    # a photo has no other look: it keeps the find the detector is fairly sure of, unread, for a tap
+    photo = reader.read(frame, still=True)
+    assert photo.scores.tolist() == [pytest.approx((UNREAD_KEPT_FROM + SURE_FIND) / 2)]
+    assert photo.labels.tolist() == [None]
 
 
 class SideFaceDetector:
