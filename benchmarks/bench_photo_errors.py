@@ -45,21 +45,18 @@ def found_dice(found: DieReadings, dice: list[dict], image: np.ndarray) -> set[i
 
 def lost_at(reader: DiceReader, image: np.ndarray, dice: list[dict], missed: list[int]) -> dict[int, str]:
     """For each missed die, the first of the reader's stages (``STAGES``) without it."""
+    if not missed:  # the passes take most of a photo's reading time
+        return {}
     detector = reader.detector
     passes = detector.passes_at_scales(image)
-    seen = set().union(*(found_dice(found, dice, image) for found in passes if len(found)))
     first_look = detector.detect_at_scales(image, reader.is_print)
-    after_rules = found_dice(first_look, dice, image)
-    after_side_faces = found_dice(without_side_faces(first_look), dice, image)
-    stages = {}
-    for j in missed:
-        for stage, kept in zip(STAGES, (seen, after_rules, after_side_faces), strict=False):
-            if j not in kept:
-                stages[j] = stage
-                break
-        else:
-            stages[j] = STAGES[-1]
-    return stages
+    dice_after = {  # the dice each stage still has; the classifier's checks take the rest
+        STAGES[0]: set().union(*(found_dice(found, dice, image) for found in passes if len(found))),
+        STAGES[1]: found_dice(first_look, dice, image),
+        STAGES[2]: found_dice(without_side_faces(first_look), dice, image),
+    }
+    lost = {j: next((stage for stage, kept in dice_after.items() if j not in kept), None) for j in missed}
+    return {j: stage or STAGES[-1] for j, stage in lost.items()}
 
 
 def draw_errors(image: np.ndarray, dice: list[dict], missed: list[int], found: DieReadings) -> np.ndarray:
