@@ -60,6 +60,7 @@ def lost_at(reader: DiceReader, image: np.ndarray, dice: list[dict], missed: lis
 
 
 def draw_errors(image: np.ndarray, dice: list[dict], missed: list[int], found: DieReadings) -> np.ndarray:
+    """``image`` with its dice outlined (a missed one magenta) and the reader's finds labelled."""
     canvas = image.copy()
     for j, die in enumerate(dice):
         quad = np.int32(die["quad"])
