@@ -19,6 +19,7 @@ that training scenes never use, to measure transfer, not memory.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -30,6 +31,8 @@ import cv2
 import numpy as np
 
 from datasets.faces.families import FAMILIES, fonts_for
+from datasets.photos_without_dice import FOLDER as PHOTOS_FOLDER
+from datasets.photos_without_dice import photos as photo_paths
 from scoring.faces import CARD_LABELS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -43,11 +46,15 @@ TRAIN_TABLES = ("wood", "felt", "cloth", "patterned", "glass")
 # Tables with strong straight edges and speckle, hard negatives for the detector, and pale
 # ones (white laminate, birch, a cream cloth) where white dice stand out least; opt-in
 # (``--tables``) so that folders rendered before them re-render the same.
-MORE_TRAIN_TABLES = ("tiles", "stone", "planks", "pale")
+MORE_TRAIN_TABLES = ("tiles", "stone", "planks", "pale", "photo")
 HELDOUT_TABLES = ("marble", "striped_felt", "dark_glass")
 # A sheet of white paper, where white dice stand out least; opt-in for the held-out split, to
 # measure a table real players use that no scene of either split shows otherwise.
-MORE_HELDOUT_TABLES = ("white_paper",)
+MORE_HELDOUT_TABLES = ("white_paper", "photo")
+# "photo": a table printed with a real photograph that holds no dice, the one real texture
+# this project has (datasets.photos_without_dice). Each split prints its own photos, so
+# held-out scenes show real textures that training never saw.
+PHOTO_TABLES = {"train": PHOTOS_FOLDER / "train", "heldout": PHOTOS_FOLDER / "test"}
 FACE_FAMILIES = {  # the artwork families each kind of die is printed in (training styles)
     "d6": ("d6_pips", "numerals"),
     "cubes": ("cubes_word",),
@@ -136,9 +143,11 @@ def greyish(rng, low: float, high: float) -> np.ndarray:
     return rng.uniform(low, high) * (1 + rng.uniform(-0.2, 0.2, 3))
 
 
-def draw_table(rng, style: str, size: int = 512) -> np.ndarray:
+def draw_table(rng, style: str, size: int = 512, photos: tuple[np.ndarray, ...] = ()) -> np.ndarray:
     """A table-top texture: wood grain or planks, felt, woven cloth, a printed pattern, tiles,
-    granite, a pale top, white paper, marble, or a glass tint."""
+    granite, a pale top, white paper, marble, a glass tint, or a square of one of ``photos``."""
+    if style == "photo":
+        return photo_table(rng, photos, size)
     y, x = np.mgrid[0:size, 0:size].astype(np.float32) / size
     noise = cv2.resize(rng.random((16, 16)).astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
     fine = rng.random((size, size)).astype(np.float32)
@@ -209,6 +218,34 @@ def draw_table(rng, style: str, size: int = 512) -> np.ndarray:
         tint = rng.uniform(0.6, 1.0, 3) if style == "glass" else rng.uniform(0.05, 0.3, 3)
         img = np.ones((size, size, 3)) * tint
     return np.clip(img * 255, 0, 255).astype(np.uint8)
+
+
+def photo_table(rng, photos: tuple[np.ndarray, ...], size: int) -> np.ndarray:
+    """A square of half to all of one photo's shorter side, turned and mirrored at random."""
+    if not photos:
+        raise ValueError("a photo table needs photos (python -m datasets.photos_without_dice train|test)")
+    photo = photos[rng.integers(len(photos))]
+    height, width = photo.shape[:2]
+    side = int(min(height, width) * rng.uniform(0.5, 1.0))
+    y, x = rng.integers(0, height - side + 1), rng.integers(0, width - side + 1)
+    square = cv2.resize(
+        photo[y : y + side, x : x + side],
+        (size, size),
+        interpolation=cv2.INTER_AREA if side > size else cv2.INTER_CUBIC,
+    )
+    square = np.rot90(square, rng.integers(4))
+    return np.ascontiguousarray(square[:, ::-1] if rng.random() < 0.5 else square)
+
+
+@functools.cache
+def table_photos(folder: Path) -> tuple[np.ndarray, ...]:
+    """The photos in ``folder`` for photo tables, read once a process; a clear error when the
+    split's photos were never fetched."""
+    found = tuple(cv2.imread(str(path), cv2.IMREAD_COLOR) for path in photo_paths(folder))
+    if not found or any(photo is None for photo in found):
+        fetch = f"python -m datasets.photos_without_dice {folder.name}"
+        raise ValueError(f"photo tables: no readable photos in {folder} ({fetch} fetches them)")
+    return found
 
 
 def draw_card(rng) -> np.ndarray:
@@ -294,7 +331,10 @@ def scene_job(
         labels.append(faces)
     style = styles[rng.integers(len(styles))]
     table_texture = tmp / "table.png"
-    cv2.imwrite(str(table_texture), draw_table(rng, style))
+    cv2.imwrite(
+        str(table_texture),
+        draw_table(rng, style, photos=table_photos(PHOTO_TABLES[split]) if style == "photo" else ()),
+    )
     distractors = []
     for j in range(int(rng.integers(0, 5))):
         what = ("card", "chip", "cup")[rng.integers(3)]
@@ -510,9 +550,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--tables",
         nargs="+",
-        choices=TRAIN_TABLES + MORE_TRAIN_TABLES + HELDOUT_TABLES + MORE_HELDOUT_TABLES,
-        help="table styles (default: the split's own; train may add tiles, stone, planks and pale,"
-        " heldout white_paper)",
+        choices=tuple(dict.fromkeys(TRAIN_TABLES + MORE_TRAIN_TABLES + HELDOUT_TABLES + MORE_HELDOUT_TABLES)),
+        help="table styles (default: the split's own; train may add tiles, stone, planks, pale and"
+        " photo, heldout white_paper and photo: a real photo of its own split as the table)",
     )
     parser.add_argument(
         "--dice", choices=tuple(FACE_FAMILIES), help="one kind of dice in every scene (default: any)"

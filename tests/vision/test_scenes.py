@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import datasets.scenes.clips
+import datasets.scenes.render
 from datasets.scenes.clips import build_clip
 from datasets.scenes.render import (
     CLEAR_PLASTIC,
@@ -133,7 +134,21 @@ def test_a_translucent_die_is_clear_where_unpainted():
     assert mask[5, 5] == 255 and mask[FACE + 5, 2 * FACE + 5] == 255
 
 
-def test_each_split_draws_its_own_tables_or_the_ones_asked_for(tmp_path):
+@pytest.fixture
+def table_photos(tmp_path, monkeypatch):
+    """Each split's photos for photo tables: one made-up photo a split, in a folder of its own."""
+    folders = {}
+    for split, shade in (("train", 60), ("heldout", 200)):
+        folder = tmp_path / f"photos-{split}"
+        folder.mkdir()
+        photo = np.random.default_rng(shade).integers(0, 40, (300, 400, 3)).astype(np.uint8) + np.uint8(shade)
+        cv2.imwrite(str(folder / "photo.png"), photo)
+        folders[split] = folder
+    monkeypatch.setattr(datasets.scenes.render, "PHOTO_TABLES", folders)
+    return folders
+
+
+def test_each_split_draws_its_own_tables_or_the_ones_asked_for(tmp_path, table_photos):
     def style(index, split, **tables):
         return scene_job(7, index, split, tmp_path, tmp_path, count=1, **tables)["style"]
 
@@ -141,7 +156,7 @@ def test_each_split_draws_its_own_tables_or_the_ones_asked_for(tmp_path):
     extra = {style(i, "train", tables=MORE_TRAIN_TABLES) for i in range(20)}
     assert extra == set(MORE_TRAIN_TABLES)
     assert {style(i, "heldout") for i in range(10)} <= set(HELDOUT_TABLES)
-    assert {style(i, "heldout", tables=MORE_HELDOUT_TABLES) for i in range(3)} == set(MORE_HELDOUT_TABLES)
+    assert {style(i, "heldout", tables=MORE_HELDOUT_TABLES) for i in range(10)} == set(MORE_HELDOUT_TABLES)
     # a split never draws the other's tables: held-out scenes must stay unlike training
     with pytest.raises(ValueError, match="heldout scenes use the tables marble"):
         style(0, "heldout", tables=MORE_TRAIN_TABLES)
@@ -149,9 +164,32 @@ def test_each_split_draws_its_own_tables_or_the_ones_asked_for(tmp_path):
         style(0, "train", tables=MORE_HELDOUT_TABLES)
 
 
+def test_a_photo_table_is_printed_with_its_own_splits_photos(tmp_path, table_photos):
+    """Held-out scenes must show real textures that training never saw: the made-up held-out
+    photo is pale (200-239), the training one dark (60-99); enlarging rings a little past them."""
+    for split, lowest, highest in (("train", 40, 120), ("heldout", 180, 255)):
+        (tmp_path / split).mkdir()
+        job = scene_job(7, 0, split, tmp_path / split, tmp_path, count=1, tables=("photo",))
+        table = cv2.imread(job["table"]["texture"])
+        assert table.shape == (512, 512, 3)
+        assert lowest <= table.min() and table.max() <= highest, split
+
+
+def test_a_photo_table_without_its_photos_says_how_to_fetch_them(tmp_path, monkeypatch):
+    missing = tmp_path / "photos-without-dice" / "test"
+    monkeypatch.setattr(datasets.scenes.render, "PHOTO_TABLES", {"heldout": missing})
+    with pytest.raises(
+        ValueError, match=r"no readable photos in .*test \(python -m datasets.photos_without_dice test"
+    ):
+        scene_job(7, 0, "heldout", tmp_path, tmp_path, count=1, tables=("photo",))
+
+
 @pytest.mark.parametrize("style", TRAIN_TABLES + MORE_TRAIN_TABLES + HELDOUT_TABLES + MORE_HELDOUT_TABLES)
 def test_every_table_style_draws_a_varied_texture(style):
-    first, second = (draw_table(np.random.default_rng(seed), style, size=64) for seed in (1, 2))
+    photos = (np.random.default_rng(0).integers(0, 256, (90, 120, 3)).astype(np.uint8),)
+    first, second = (
+        draw_table(np.random.default_rng(seed), style, size=64, photos=photos) for seed in (1, 2)
+    )
     assert first.shape == (64, 64, 3) and first.dtype == np.uint8
     assert not np.array_equal(first, second), "a table's look depends on the seed"
 
