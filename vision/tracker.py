@@ -41,6 +41,12 @@ MOTION_WIDTH = 160  # motion is judged on frames this wide: cheap, and blind to 
 # bigger jump is the camera moved, which is motion like any other.
 MOST_SWAY = 0.02
 EDGE = 3  # pixels of a steadied frame's edge left out of the second comparison
+MOTION_LEVEL = 18  # grey-level change that counts a pixel as moved
+# A settled frame is no longer a picture of the table as it lay before the roll (which the
+# hand check compares it with) when it is this many times brighter or darker, or when more
+# than this share of it differs even after matching place and light.
+MOST_LIGHT_GAIN = 2.0
+NO_REFERENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -96,7 +102,7 @@ class RollTracker:
     fps: float = 30.0
     settle_seconds: float = 0.3
     expected_dice: int | None = None  # the game's dice count, to flag a roll that shows another
-    motion_level: int = 18  # grey-level change that counts a pixel as moved
+    motion_level: int = MOTION_LEVEL
     motion_fraction: float = 0.002  # share of moved pixels that counts the frame as moving
     min_presence: float = 0.5  # share of the settled frames a die must be seen in to count
     # A face the roll is less sure of than this is reported unread, so that the page marks it
@@ -110,6 +116,7 @@ class RollTracker:
     frame_index: int = field(default=0, init=False)
     _previous: np.ndarray | None = field(default=None, init=False, repr=False)
     _moved: np.ndarray | None = field(default=None, init=False, repr=False)  # where the roll moved
+    _before: np.ndarray | None = field(default=None, init=False, repr=False)  # the table before it
     _settled: list[DieReadings] = field(default_factory=list, init=False, repr=False)
     _last_roll: DieReadings | None = field(default=None, init=False, repr=False)
 
@@ -131,7 +138,9 @@ class RollTracker:
         if self._moved is None:  # still since the last roll: nothing new on the table
             return None
         readings = readings() if callable(readings) else readings
-        if hand_over_dice(small, self._moved, readings, frame.shape[1], self.hand_area):
+        if hand_over_dice(
+            small, self._moved, self._before, readings, frame.shape[1], self.hand_area, self.motion_level
+        ):
             self._settled.clear()
             return None
         self._settled.append(readings)
@@ -159,7 +168,10 @@ class RollTracker:
             changed[:, :EDGE] = changed[:, -EDGE:] = False
         if changed.mean() <= self.motion_fraction:
             return False
-        self._moved = changed if self._moved is None else self._moved | changed
+        if self._moved is None:
+            self._moved, self._before = changed, previous
+        else:
+            self._moved |= changed
         return True
 
 
@@ -209,31 +221,64 @@ def relit(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
     return np.clip(before * gains[:, None, :] - 1.0, 0, 255).astype(np.uint8)
 
 
-def hand_over_dice(small, moved, readings: DieReadings, width: int, area: tuple[float, float]) -> bool:
+def hand_over_dice(
+    small: np.ndarray,
+    moved: np.ndarray,
+    before: np.ndarray,
+    readings: DieReadings,
+    width: int,
+    area: tuple[float, float],
+    level: int = MOTION_LEVEL,
+) -> bool:
     """A hand resting on or over the dice: a skin-coloured region that reaches the frame's
-    edge (an arm comes from outside), is hand-sized, came in with the motion, and touches a
-    die.  Wood tables and skin-coloured cups are skin-coloured too, hence the other tests."""
+    edge (an arm comes from outside), is hand-sized, touches a die, and is new: not there in
+    ``before``, the table as it lay before the roll.  A wooden table is skin-coloured too: an
+    arm that swept over it while throwing left it as it was, and a hand on it is told from it
+    by being new.  Where ``before`` is no reference (``differs_from``), the region must be
+    mostly where the roll ``moved``."""
     if len(readings) == 0:
         return False
     ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, (40, 138, 77), (240, 173, 127))
-    count, regions, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
-    h, w = skin.shape
-    scale = w / width
+    scale = skin.shape[1] / width
     dice = np.zeros_like(skin)
     for quad in readings.quads:
         cv2.fillConvexPoly(dice, np.round(quad * scale).astype(np.int32), 255)
     near = max(3, int(np.median(readings.sizes) * scale / 2) | 1)
     dice = cv2.dilate(dice, np.ones((near, near), np.uint8)) > 0
+    if not reaches_in(skin, dice, (area[0], 1.0)):  # no skin that a hand could be part of
+        return False
+    new = differs_from(before, small, level)
+    if new is None:
+        return reaches_in(skin, dice, area, moved)
+    return reaches_in(np.where(new.any(axis=2), skin, 0).astype(np.uint8), dice, area)
+
+
+def reaches_in(mask: np.ndarray, dice: np.ndarray, area: tuple[float, float], moved=None) -> bool:
+    """Whether a region of ``mask`` reaches the frame's edge, covers a share of it within
+    ``area``, touches ``dice`` and (given ``moved``) lies mostly where the roll moved."""
+    count, regions, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
     for i in range(1, count):
         x, y, bw, bh, pixels = stats[i]
         touches_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
         if not (touches_edge and area[0] <= pixels / (h * w) <= area[1]):
             continue
         region = regions == i
-        if moved[region].mean() > 0.5 and (region & dice).any():
+        if (dice & region).any() and (moved is None or moved[region].mean() > 0.5):
             return True
     return False
+
+
+def differs_from(before: np.ndarray, small: np.ndarray, level: int) -> np.ndarray | None:
+    """Where ``small`` differs from ``before`` by more than ``level`` once matched to its
+    place and light; None when they are no longer pictures of one table (the light changed
+    past matching, or most of the picture differs: the camera moved)."""
+    gain = (float(small.mean()) + 1) / (float(before.mean()) + 1)
+    if not 1 / MOST_LIGHT_GAIN <= gain <= MOST_LIGHT_GAIN:
+        return None
+    differs = cv2.absdiff(relit(steadied(before, small), small), small) > level
+    return None if differs.mean() > NO_REFERENCE else differs
 
 
 def vote(frames: list[DieReadings], min_presence: float = 0.5) -> DieReadings:

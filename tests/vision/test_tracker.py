@@ -15,6 +15,7 @@ from vision.tracker import (
     UNSURE_ROLL_FACE,
     UNSURE_VOTE,
     RollTracker,
+    differs_from,
     faces_looked_again,
     moved_as_one,
     nothing_rolled,
@@ -207,6 +208,61 @@ def test_a_skin_coloured_table_is_not_a_hand():
     table, tracker = Table(colour=(60, 100, 160)), RollTracker(fps=FPS)  # pine wood
     events = run(tracker, table, table.roll(["1", "6"]) + still(table, 20))
     assert [e.labels for e in events] == [["1", "6"]]
+
+
+def test_a_wooden_board_the_throwing_arm_swept_over_is_not_a_hand():
+    """A board of skin-coloured wood fills a quarter of the frame, at its edge, and the dice
+    land on it: the arm that threw them swept over it, but left it as it was."""
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.table[120:, :160] = (60, 100, 160)  # pine
+    events = run(tracker, table, still(table, 5))
+    for x in range(20, 170, 10):  # the throwing arm sweeps in over the board, then leaves
+        table.hand = (x, 130)
+        events += run(tracker, table, [table.frame()])
+    table.hand = None
+    events += run(tracker, table, table.roll(["2", "5", "6"], shift=(0, 100)) + still(table, 20))
+    assert [e.labels for e in events] == [["2", "5", "6"]]
+
+
+@pytest.mark.parametrize("board", [False, True], ids=["wooden table", "wooden board"])
+def test_a_hand_resting_over_dice_on_wood_gives_no_event(board):
+    """Skin-coloured wood around the dice, all of the table or a board at its edge: the hand
+    is told from it by being new since the roll."""
+    table = Table() if board else Table(colour=(60, 100, 160))
+    table.table[120:, :160] = (60, 100, 160)
+    tracker = RollTracker(fps=FPS)
+    events = run(tracker, table, still(table, 5) + table.roll(["2", "5", "6"], shift=(0, 100)))
+    for x in range(40, 120, 10):  # the hand comes in and stops over the dice
+        table.hand = (x, 150)
+        events += run(tracker, table, [table.frame()])
+    events += run(tracker, table, still(table, 60))
+    assert events == []
+
+
+def test_the_table_before_the_roll_is_a_reference_only_while_it_is_the_same_picture():
+    table = Table()
+    before = shrink(table.frame())
+    table.dice = [(100, 100, "3")]
+    now = shrink(table.frame())
+    differs = differs_from(before, now, 18).any(axis=2)
+    assert differs[90 // 2 : 110 // 2, 90 // 2 : 110 // 2].all()  # the die (frames shrink to half)
+    assert differs.mean() < 0.05  # and the table round it stays the table
+    lit = np.clip(now * 1.3, 0, 255).astype(np.uint8)  # a lamp switched on: matched
+    assert differs_from(before, lit, 18).any(axis=2).mean() < 0.05
+    assert differs_from(np.zeros_like(now), now, 18) is None  # a dark frame, a hand over the lens
+    cloth = np.zeros((*SIZE, 3), np.uint8)  # a tablecloth printed with spots of every colour
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        colour = tuple(int(c) for c in rng.integers(0, 256, 3))
+        cv2.circle(
+            cloth,
+            (int(rng.integers(0, SIZE[1])), int(rng.integers(0, SIZE[0]))),
+            int(rng.integers(8, 30)),
+            colour,
+            -1,
+        )
+    assert differs_from(shrink(cloth), shrink(np.roll(cloth, 1, axis=1)), 18).mean() < 0.01  # a camera's sway
+    assert differs_from(shrink(cloth), shrink(np.roll(cloth, 60, axis=1)), 18) is None  # the camera moved
 
 
 def test_taking_dice_away_is_not_a_roll():
