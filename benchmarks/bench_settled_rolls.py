@@ -9,7 +9,10 @@ roll settles, each frame read as a video frame is (the camera's face model, one 
 settled roll looked at again as a photo (the default model), as the web camera and
 `dicescore watch` do. The event's dice are matched to the truth as models/detector_card.py
 matches a photo's finds. A still whose roll gives no event is counted apart: a hand resting
-by the dice holds the event back, as designed, and the still shows no hand leaving.
+by the dice holds the event back, as designed, and the still shows no hand leaving. The black
+frame is no picture of the table before the throw, so the hand check falls back on what the
+throw moved (``vision.tracker.differs_from``), and a skin-coloured table holds back more stills
+here than at a real table, where the frame before the throw shows the table as it lay.
 
 A face the roll is unsure of (``vision.tracker.UNSURE_ROLL_FACE``) is reported unread, and the
 page scores it as its likeliest face, marked for a tap: such faces count as not read right,

@@ -190,6 +190,13 @@ PHOTO_SETS = {
         "python -m datasets.scenes.render --out data/scenes/check-d6-hires --start 0 --count 16 "
         "--seed 9700 --split heldout --views 3 --size 1280 960 --dice d6",
     ),
+    # Real texture under the dice: each table a real photo with no dice that no training
+    # scene prints (the held-out split's photos, datasets.photos_without_dice test).
+    "heldout-d6-photo-tables-hires": (
+        "held-out d6 scenes at 1280x960 on tables printed with real photos, a photo through `dicescore read`",
+        "python -m datasets.scenes.render --out data/scenes/heldout-d6-photo-tables-hires --start 0 "
+        "--count 8 --seed 9900 --split heldout --views 3 --size 1280 960 --dice d6 --tables photo",
+    ),
     "heldout-cards-hires": (
         "held-out Square Shooters scenes at 1280x960, a photo through `dicescore read`",
         "python -m datasets.scenes.render --out data/scenes/heldout-cards-hires --start 0 --count 10 "
