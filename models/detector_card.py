@@ -195,7 +195,7 @@ PHOTO_SETS = {
     "heldout-d6-photo-tables-hires": (
         "held-out d6 scenes at 1280x960 on tables printed with real photos, a photo through `dicescore read`",
         "python -m datasets.scenes.render --out data/scenes/heldout-d6-photo-tables-hires --start 0 "
-        "--count 8 --seed 9900 --split heldout --views 3 --size 1280 960 --dice d6 --tables photo",
+        "--count 8 --seed 9900 --split heldout --views 3 --size 1280 960 --tables photo --dice d6",
     ),
     "heldout-cards-hires": (
         "held-out Square Shooters scenes at 1280x960, a photo through `dicescore read`",

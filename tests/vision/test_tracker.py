@@ -29,6 +29,7 @@ from vision.tracker import (
 FPS = 30
 SIZE = (240, 320)  # frame height, width
 SIDE = 24  # die side in pixels
+PINE = (60, 100, 160)  # BGR: a wooden table, skin-coloured to the hand check
 
 
 class Table:
@@ -194,18 +195,23 @@ def test_a_waving_hand_gives_no_event_then_the_roll_is_reported_once():
     assert [e.labels for e in events] == [["1", "2", "3"]]
 
 
+def hand_comes_to_rest(tracker, table, y):
+    """The events while a hand comes in and stops over the dice, its fingertip at height ``y``."""
+    events = []
+    for x in range(40, 120, 10):
+        table.hand = (x, y)
+        events += run(tracker, table, [table.frame()])
+    return events + run(tracker, table, still(table, 60))
+
+
 def test_a_hand_resting_over_the_dice_gives_no_event():
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll(["4", "5"]))
-    for x in range(40, 120, 10):  # the hand comes in and stops over the dice
-        table.hand = (x, 80)
-        events += run(tracker, table, [table.frame()])
-    events += run(tracker, table, still(table, 60))
-    assert events == []
+    assert events + hand_comes_to_rest(tracker, table, 80) == []
 
 
 def test_a_skin_coloured_table_is_not_a_hand():
-    table, tracker = Table(colour=(60, 100, 160)), RollTracker(fps=FPS)  # pine wood
+    table, tracker = Table(colour=PINE), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll(["1", "6"]) + still(table, 20))
     assert [e.labels for e in events] == [["1", "6"]]
 
@@ -214,7 +220,7 @@ def test_a_wooden_board_the_throwing_arm_swept_over_is_not_a_hand():
     """A board of skin-coloured wood fills a quarter of the frame, at its edge, and the dice
     land on it: the arm that threw them swept over it, but left it as it was."""
     table, tracker = Table(), RollTracker(fps=FPS)
-    table.table[120:, :160] = (60, 100, 160)  # pine
+    table.table[120:, :160] = PINE
     events = run(tracker, table, still(table, 5))
     for x in range(20, 170, 10):  # the throwing arm sweeps in over the board, then leaves
         table.hand = (x, 130)
@@ -228,15 +234,11 @@ def test_a_wooden_board_the_throwing_arm_swept_over_is_not_a_hand():
 def test_a_hand_resting_over_dice_on_wood_gives_no_event(board):
     """Skin-coloured wood around the dice, all of the table or a board at its edge: the hand
     is told from it by being new since the roll."""
-    table = Table() if board else Table(colour=(60, 100, 160))
-    table.table[120:, :160] = (60, 100, 160)
+    table = Table() if board else Table(colour=PINE)
+    table.table[120:, :160] = PINE
     tracker = RollTracker(fps=FPS)
     events = run(tracker, table, still(table, 5) + table.roll(["2", "5", "6"], shift=(0, 100)))
-    for x in range(40, 120, 10):  # the hand comes in and stops over the dice
-        table.hand = (x, 150)
-        events += run(tracker, table, [table.frame()])
-    events += run(tracker, table, still(table, 60))
-    assert events == []
+    assert events + hand_comes_to_rest(tracker, table, 150) == []
 
 
 def test_the_table_before_the_roll_is_a_reference_only_while_it_is_the_same_picture():
