@@ -272,8 +272,11 @@ def reaches_in(mask: np.ndarray, dice: np.ndarray, area: tuple[float, float], mo
 
 def differs_from(before: np.ndarray, small: np.ndarray, level: int) -> np.ndarray | None:
     """Where ``small`` differs from ``before`` by more than ``level`` once matched to its
-    place and light; None when they are no longer pictures of one table (the light changed
-    past matching, or most of the picture differs: the camera moved)."""
+    place and light; None when they are no longer pictures of one table (the camera came
+    back at another size, the light changed past matching, or most of the picture differs:
+    the camera moved)."""
+    if before.shape != small.shape:
+        return None
     gain = (float(small.mean()) + 1) / (float(before.mean()) + 1)
     if not 1 / MOST_LIGHT_GAIN <= gain <= MOST_LIGHT_GAIN:
         return None
