@@ -13,7 +13,9 @@ Each image gets ``NAME.json``: ``{"image", "size", "split", "table", "dice": [{"
 corner of the face's artwork.
 
 Held-out scenes (``--split heldout``) use table styles, light rigs and distractor colours
-that training scenes never use, to measure transfer, not memory.
+that training scenes never use, to measure transfer, not memory. ``--tables photo`` prints
+a real photo with no dice on the table (``datasets.photos_without_dice``: each split its own
+photos, fetched first), the one real texture the scenes can have.
 """
 
 from __future__ import annotations
