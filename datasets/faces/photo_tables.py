@@ -37,12 +37,17 @@ class PhotoTables:
             return None
         return functools.partial(self.patch, rng)
 
-    def patch(self, rng: np.random.Generator, s: int) -> np.ndarray:
-        """An s x s float32 (0..1) square of a photo, at a random scale, turn and mirror."""
+    def patch(self, rng: np.random.Generator, s: int, share: tuple[float, float] | None = None) -> np.ndarray:
+        """An s x s float32 (0..1) square of a photo, at a random scale, turn and mirror: from
+        ``SMALLEST_PATCH`` to half the photo's shorter side (under a die's crop), or a ``share``
+        of that side drawn between its two bounds (a whole table)."""
         photo = self.photos[rng.integers(len(self.photos))]
         height, width = photo.shape[:2]
-        largest = min(height, width) // 2
-        side = int(np.exp(rng.uniform(np.log(SMALLEST_PATCH), np.log(max(SMALLEST_PATCH + 1, largest)))))
+        if share is None:
+            largest = min(height, width) // 2
+            side = int(np.exp(rng.uniform(np.log(SMALLEST_PATCH), np.log(max(SMALLEST_PATCH + 1, largest)))))
+        else:
+            side = int(min(height, width) * rng.uniform(*share))
         side = min(side, height, width)
         y, x = rng.integers(0, height - side + 1), rng.integers(0, width - side + 1)
         square = photo[y : y + side, x : x + side]

@@ -21,7 +21,6 @@ photos, fetched first), the one real texture the scenes can have.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import subprocess
@@ -33,8 +32,8 @@ import cv2
 import numpy as np
 
 from datasets.faces.families import FAMILIES, fonts_for
+from datasets.faces.photo_tables import PhotoTables, photo_tables
 from datasets.photos_without_dice import FOLDER as PHOTOS_FOLDER
-from datasets.photos_without_dice import photos as photo_paths
 from scoring.faces import CARD_LABELS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -57,6 +56,7 @@ MORE_HELDOUT_TABLES = ("white_paper", "photo")
 # this project has (datasets.photos_without_dice). Each split prints its own photos, so
 # held-out scenes show real textures that training never saw.
 PHOTO_TABLES = {"train": PHOTOS_FOLDER / "train", "heldout": PHOTOS_FOLDER / "test"}
+PHOTO_TABLE_SHARE = (0.5, 1.0)  # of a photo's shorter side, the square a table prints
 FACE_FAMILIES = {  # the artwork families each kind of die is printed in (training styles)
     "d6": ("d6_pips", "numerals"),
     "cubes": ("cubes_word",),
@@ -145,11 +145,13 @@ def greyish(rng, low: float, high: float) -> np.ndarray:
     return rng.uniform(low, high) * (1 + rng.uniform(-0.2, 0.2, 3))
 
 
-def draw_table(rng, style: str, size: int = 512, photos: tuple[np.ndarray, ...] = ()) -> np.ndarray:
+def draw_table(rng, style: str, size: int = 512, photos: PhotoTables | None = None) -> np.ndarray:
     """A table-top texture: wood grain or planks, felt, woven cloth, a printed pattern, tiles,
     granite, a pale top, white paper, marble, a glass tint, or a square of one of ``photos``."""
     if style == "photo":
-        return photo_table(rng, photos, size)
+        if photos is None:
+            raise ValueError("a photo table needs photos (python -m datasets.photos_without_dice train|test)")
+        return np.clip(photos.patch(rng, size, PHOTO_TABLE_SHARE) * 255 + 0.5, 0, 255).astype(np.uint8)
     y, x = np.mgrid[0:size, 0:size].astype(np.float32) / size
     noise = cv2.resize(rng.random((16, 16)).astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
     fine = rng.random((size, size)).astype(np.float32)
@@ -222,32 +224,16 @@ def draw_table(rng, style: str, size: int = 512, photos: tuple[np.ndarray, ...] 
     return np.clip(img * 255, 0, 255).astype(np.uint8)
 
 
-def photo_table(rng, photos: tuple[np.ndarray, ...], size: int) -> np.ndarray:
-    """A square of half to all of one photo's shorter side, turned and mirrored at random."""
-    if not photos:
-        raise ValueError("a photo table needs photos (python -m datasets.photos_without_dice train|test)")
-    photo = photos[rng.integers(len(photos))]
-    height, width = photo.shape[:2]
-    side = int(min(height, width) * rng.uniform(0.5, 1.0))
-    y, x = rng.integers(0, height - side + 1), rng.integers(0, width - side + 1)
-    square = cv2.resize(
-        photo[y : y + side, x : x + side],
-        (size, size),
-        interpolation=cv2.INTER_AREA if side > size else cv2.INTER_CUBIC,
-    )
-    square = np.rot90(square, rng.integers(4))
-    return np.ascontiguousarray(square[:, ::-1] if rng.random() < 0.5 else square)
-
-
-@functools.cache
-def table_photos(folder: Path) -> tuple[np.ndarray, ...]:
-    """The photos in ``folder`` for photo tables, read once a process; a clear error when the
-    split's photos were never fetched."""
-    found = tuple(cv2.imread(str(path), cv2.IMREAD_COLOR) for path in photo_paths(folder))
-    if not found or any(photo is None for photo in found):
-        fetch = f"python -m datasets.photos_without_dice {folder.name}"
-        raise ValueError(f"photo tables: no readable photos in {folder} ({fetch} fetches them)")
-    return found
+def table_photos(split: str) -> PhotoTables:
+    """The split's photos for photo tables (read once a process), or an error saying how to
+    fetch them."""
+    folder = PHOTO_TABLES[split]
+    try:
+        return photo_tables((str(folder),), 1.0)
+    except ValueError as error:
+        raise ValueError(
+            f"photo tables: {error} (python -m datasets.photos_without_dice {folder.name})"
+        ) from error
 
 
 def draw_card(rng) -> np.ndarray:
@@ -335,7 +321,7 @@ def scene_job(
     table_texture = tmp / "table.png"
     cv2.imwrite(
         str(table_texture),
-        draw_table(rng, style, photos=table_photos(PHOTO_TABLES[split]) if style == "photo" else ()),
+        draw_table(rng, style, photos=table_photos(split) if style == "photo" else None),
     )
     distractors = []
     for j in range(int(rng.integers(0, 5))):

@@ -10,6 +10,7 @@ import pytest
 
 import datasets.scenes.clips
 import datasets.scenes.render
+from datasets.faces.photo_tables import PhotoTables
 from datasets.scenes.clips import build_clip
 from datasets.scenes.render import (
     CLEAR_PLASTIC,
@@ -179,14 +180,14 @@ def test_a_photo_table_without_its_photos_says_how_to_fetch_them(tmp_path, monke
     missing = tmp_path / "photos-without-dice" / "test"
     monkeypatch.setattr(datasets.scenes.render, "PHOTO_TABLES", {"heldout": missing})
     with pytest.raises(
-        ValueError, match=r"no readable photos in .*test \(python -m datasets.photos_without_dice test"
+        ValueError, match=r"photo tables: no photos in .*test \(python -m datasets.photos_without_dice test\)"
     ):
         scene_job(7, 0, "heldout", tmp_path, tmp_path, count=1, tables=("photo",))
 
 
 @pytest.mark.parametrize("style", TRAIN_TABLES + MORE_TRAIN_TABLES + HELDOUT_TABLES + MORE_HELDOUT_TABLES)
 def test_every_table_style_draws_a_varied_texture(style):
-    photos = (np.random.default_rng(0).integers(0, 256, (90, 120, 3)).astype(np.uint8),)
+    photos = PhotoTables([np.random.default_rng(0).integers(0, 256, (90, 120, 3)).astype(np.uint8)], 1.0)
     first, second = (
         draw_table(np.random.default_rng(seed), style, size=64, photos=photos) for seed in (1, 2)
     )
