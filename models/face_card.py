@@ -588,6 +588,13 @@ def write_card(
   at three sizes (`train_faces.photo_negatives`): the
   renders' own `none` crops are render tables and props. They make {recipe["scene_share"]:.0%}
   of every epoch{" with the scene crops" if recipe.get("scenes") else ""}."""
+    if recipe.get("print_negatives"):
+        shared_before = recipe.get("scenes") or recipe.get("negatives")
+        scene_data += f"""
+- Plus {recipe["print_negatives"]:,} `none` crops of printed words (`datasets.faces.printed`: a
+  score pad, a rule sheet, a box's lettering, letters 0.1-0.8 of the crop tall, turned any
+  way), so that a letter taken for a die is not read as a pip or a numeral. They make
+  {recipe["scene_share"]:.0%} of every epoch{" with the crops above" if shared_before else ""}."""
     if recipe.get("photo_tables"):
         scene_data += f"""
 - {recipe["photo_table_share"]:.0%} of the rendered crops, faces and `none` alike, lie on a patch
@@ -946,6 +953,10 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
         if recipe.get("negative_random", NEGATIVE_RANDOM) != NEGATIVE_RANDOM:
             command += f" --negative-random {recipe['negative_random']}"
         if not recipe.get("scenes"):
+            command += f" --scene-share {recipe['scene_share']}"
+    if recipe.get("print_negatives"):
+        command += f" --print-negatives {recipe['print_negatives']}"
+        if not recipe.get("scenes") and not recipe.get("negatives"):
             command += f" --scene-share {recipe['scene_share']}"
     if recipe.get("photo_tables"):
         command += f" --photo-tables {' '.join(recipe['photo_tables'])}"

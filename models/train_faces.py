@@ -43,6 +43,7 @@ from tqdm import tqdm
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS, TRAIN_FONTS, available
 from datasets.faces.photo_tables import photo_tables
+from datasets.faces.printed import render_prints
 from datasets.photos_without_dice import photos
 from datasets.scenes.render import truth_paths
 from models.devices import add_device_arguments, device_name
@@ -96,6 +97,18 @@ def _render_chunk(job):
     under = photo_tables(*tables) if tables else None
     images, labels, _ = render_set(n, seed, families, INPUT_SIZE, start=start, tables=under)
     return images, labels
+
+
+def _print_chunk(job):
+    n, seed, start = job
+    return render_prints(n, seed, INPUT_SIZE, start=start)
+
+
+def print_negatives(n: int, seed: int, workers: int) -> np.ndarray:
+    """``n`` `none` crops of printed words (``datasets.faces.printed``), rendered in parallel."""
+    jobs = [(min(CHUNK, n - s), seed, s) for s in range(0, n, CHUNK)]
+    with get_context("spawn").Pool(workers) as pool:
+        return np.concatenate(list(tqdm(pool.imap(_print_chunk, jobs), total=len(jobs), desc="print")))
 
 
 def cached_pool(desc: str, seed: int, n: int, families) -> Path | None:
@@ -588,6 +601,14 @@ def main(argv=None):
         help="random quads cut from each negative photo at each size, beside the detector's finds",
     )
     parser.add_argument(
+        "--print-negatives",
+        type=int,
+        default=0,
+        metavar="N",
+        help="`none` crops of printed words (a score pad, a rule sheet) to render; they join the scene"
+        " crops' share",
+    )
+    parser.add_argument(
         "--photo-tables",
         type=Path,
         nargs="+",
@@ -640,6 +661,10 @@ def main(argv=None):
         negatives = photo_negatives(args.negatives, args.negative_random)
         crops, crop_labels = scenes if scenes is not None else (negatives[:0], [])
         shared = (np.concatenate([crops, negatives]), [*crop_labels, *[NONE] * len(negatives)])
+    if args.print_negatives:
+        prints = print_negatives(args.print_negatives, args.seed, args.workers)
+        crops, crop_labels = shared if shared is not None else (prints[:0], [])
+        shared = (np.concatenate([crops, prints]), [*crop_labels, *[NONE] * len(prints)])
     cut = time.time()
     teacher = None
     if args.teacher:
@@ -693,6 +718,8 @@ def main(argv=None):
     if args.negatives:
         recipe |= {"negatives": [str(folder) for folder in args.negatives], "negative_crops": len(negatives)}
         recipe |= {"negative_random": args.negative_random, "scene_share": args.scene_share}
+    if args.print_negatives:
+        recipe |= {"print_negatives": args.print_negatives, "scene_share": args.scene_share}
     if args.photo_tables:
         recipe |= {"photo_tables": [str(folder) for folder in args.photo_tables]}
         recipe["photo_table_share"] = args.photo_table_share
