@@ -23,6 +23,7 @@ import numpy as np
 from datasets.faces import FAMILIES, HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS
 from datasets.faces.photos import TIGHTNESSES, corner_photos
+from datasets.faces.printed import render_prints
 from datasets.faces.render import random_shoot, render_dice_set
 from models.face_net import WIDTH
 from models.train_faces import NEGATIVE_RANDOM, SCENE_JITTER
@@ -42,9 +43,12 @@ TRAIN_SCENE_SEED = 7007
 TRAIN_SCENE_SAMPLE = 150  # training-split images measured: some hundreds of dice of each kind
 TIGHT_KEEP = 0.7  # of a corner crop's side kept about its centre: the index nearly fills it
 AS_A_PHOTO = {"turns": ALL_TURNS, "second_look": True}  # how classify reads by default
+ONE_TURN = {"turns": (0,), "second_look": False}  # how the camera reads a video frame
 # A webcam's noise in a dim room, as the 64 px crop shows it: (grey levels, JPEG quality)
 WEBCAM_NOISE = ((0, None), (4, 70), (8, 60), (12, 50), (16, 40))
 NOISE_SEED = 8080
+PRINT_SEED = 9090
+PRINT_CROPS = 1500  # printed-word crops read by each file
 NOISE_SAMPLE = 3000  # trained-family crops read at each noise level
 
 
@@ -112,6 +116,38 @@ same cards at each tightness (the crop's side over the index's height, rank to s
 | crop side / index height | crops | one turn | as a photo | lowest class as a photo |
 | --- | --- | --- | --- | --- |
 {rows}
+"""
+
+
+def print_report(app_classifier: FaceClassifier, crops) -> dict[str, float]:
+    """The shares of ``crops`` of print (``datasets.faces.printed``) that the app reads as a
+    face: no die-kind mask and with the d6 mask, at one turn and as a photo."""
+    shares = {}
+    for kind in (None, "d6"):
+        for how, read in (("one turn", ONE_TURN), ("as a photo", AS_A_PHOTO)):
+            readings = app_classifier.classify(crops, kind=kind, **read)
+            shares[f"{kind or 'any'} {how}"] = float(np.mean([face.label is not None for face in readings]))
+    return shares
+
+
+def print_section(shares: dict[str, float], before: dict[str, float]) -> str:
+    """The card's section on print read as a face, this file's and the one it started from's."""
+    columns = list(shares)
+    rows = [("this file", shares)] + ([("the file it started from", before)] if before else [])
+    lines = "\n".join(
+        f"| {name} | " + " | ".join(f"{got[column]:.1%}" for column in columns) + " |" for name, got in rows
+    )
+    return f"""
+### Print that is not a die
+Game tables hold score pads, rule sheets and boxes, and the detector can take a letter the
+size of a die for one. {PRINT_CROPS:,} crops of printed words (`datasets.faces.printed`) in
+the six held-out fonts, seed {PRINT_SEED}, read as the app reads them (threshold and all); the
+share read as a face, with every label allowed ("any") and with the d6 mask (pips and
+numerals):
+
+| file | {" | ".join(columns)} |
+| --- |{" --- |" * len(columns)}
+{lines}
 """
 
 
@@ -429,6 +465,8 @@ def write_card(
             )
         ]
         app_classifier = FaceClassifier(model_path, data_dir=empty)  # the app's confidence threshold
+        print_crops = render_prints(PRINT_CROPS, PRINT_SEED, fonts=HELDOUT_FONTS)
+        prints = print_report(app_classifier, print_crops)
         latency = latency_ms(app_classifier)
         latency_as_photo = latency_ms(app_classifier, **AS_A_PHOTO)
         scenes, heldout_dice = {}, None
@@ -447,7 +485,7 @@ def write_card(
         if heldout_dice is not None:
             sample = (trained_images[:NOISE_SAMPLE], trained_truth[:NOISE_SAMPLE])
             noise["this file"] = noise_report(classifier, app_classifier, sample, heldout_dice)
-        started_from, before = Path(recipe.get("init") or ""), {}
+        started_from, before, prints_before = Path(recipe.get("init") or ""), {}, {}
         parent_kept = started_from.is_file() and not started_from.samefile(model_path)  # not written over
         if started_from.suffix == ".onnx" and parent_kept:
             earlier = FaceClassifier(started_from, data_dir=empty, min_confidence=0.0)
@@ -459,10 +497,10 @@ def write_card(
                     ("corner indices", corner_truth, corner_images),
                 )
             }
+            earlier_app = FaceClassifier(started_from, data_dir=empty)
+            prints_before = print_report(earlier_app, print_crops)
             if heldout_dice is not None:
-                noise["the file it started from"] = noise_report(
-                    earlier, FaceClassifier(started_from, data_dir=empty), sample, heldout_dice
-                )
+                noise["the file it started from"] = noise_report(earlier, earlier_app, sample, heldout_dice)
     with tempfile.TemporaryDirectory() as folder:
         classifier = FaceClassifier(model_path, data_dir=folder, min_confidence=0.0)
         taught_count = sum(teach_one_per_face(classifier, family) for family in HELDOUT_FAMILIES)
@@ -658,7 +696,8 @@ Five lowest classes per set:
 {chr(10).join(worst_lines)}
 
 Confusion matrices (rows: true face, columns: reading): ![confusion]({confusion})
-{one_print_section(taught_sets)}{corner_photo_section(corner_photo)}{scene_section}{noise_section(noise)}
+{one_print_section(taught_sets)}{corner_photo_section(corner_photo)}{print_section(prints, prints_before)}\
+{scene_section}{noise_section(noise)}
 ## Latency
 9 crops of 64 x 64 px through `FaceClassifier.classify` (preprocessing included), one
 onnxruntime thread: at one turn median {latency["median"]:.2f} ms (90th percentile

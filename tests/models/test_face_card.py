@@ -13,6 +13,7 @@ from models.face_card import (
     average_step,
     noise_report,
     noise_section,
+    print_section,
     quantized_lines,
     reproduce_command,
     started_line,
@@ -122,3 +123,12 @@ def test_the_reproduce_command_shows_the_crops_as_the_run_showed_them():
         "--init data/faces/start.onnx --degrade 0.5 --relight 0.4"
     )
     assert "--degrade" not in reproduce_command({"seed": 36, "degrade": 0.0}, "faces-fast.onnx")
+
+
+def test_the_card_shows_print_read_as_a_face_by_this_file_and_the_one_before():
+    text = print_section(
+        {"any one turn": 0.049, "d6 one turn": 0.006}, {"any one turn": 0.254, "d6 one turn": 0.059}
+    )
+    assert "| file | any one turn | d6 one turn |" in text
+    assert "| this file | 4.9% | 0.6% |" in text and "| the file it started from | 25.4% | 5.9% |" in text
+    assert "started from" not in print_section({"any one turn": 0.1}, {})

@@ -15,6 +15,7 @@ import vision.faces
 from datasets.faces import HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_none, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS
 from datasets.faces.photos import corner_photos
+from datasets.faces.printed import render_prints
 from datasets.faces.render import random_shoot, render_dice_set
 from models.face_card import (
     accuracy_report,
@@ -95,6 +96,21 @@ def test_accuracy_floors(shipped, trained_report, heldout_report):
     trained_floor, heldout_floor = FLOORS[shipped]
     assert trained_report["accuracy"] >= trained_floor
     assert heldout_report["accuracy"] >= heldout_floor
+
+
+# Printed words (a score pad, a page) in fonts never trained on, read as a face at one turn
+# with the app's threshold: 26.5% by the default model and 35.5% by the camera's on these 400
+# crops (neither saw print in training). Ceilings a few points above, against regressions;
+# session 53's networks taught print read 4-12%, but lost unseen Cubes artwork
+# (docs/vision-limits.md, session 53).
+PRINT_CEILINGS = {"default": 0.3, "fast": 0.4}
+
+
+def test_print_read_as_a_face_stays_under_its_ceiling(shipped, tmp_path):
+    crops = render_prints(400, FRESH_SEED, fonts=HELDOUT_FONTS)
+    classifier = FaceClassifier(MODELS[shipped], data_dir=tmp_path)
+    readings = classifier.classify(crops, kind=None, turns=(0,), second_look=False)
+    assert np.mean([reading.label is not None for reading in readings]) <= PRINT_CEILINGS[shipped]
 
 
 @BELOW_TARGET
