@@ -99,14 +99,18 @@ def _render_chunk(job):
     return images, labels
 
 
+PRINT_STREAM = 11  # print crops draw from (seed, this, i): crop i of the pool draws from (seed, i)
+
+
 def _print_chunk(job):
     n, seed, start = job
     return render_prints(n, seed, INPUT_SIZE, start=start)
 
 
 def print_negatives(n: int, seed: int, workers: int) -> np.ndarray:
-    """``n`` `none` crops of printed words (``datasets.faces.printed``), rendered in parallel."""
-    jobs = [(min(CHUNK, n - s), seed, s) for s in range(0, n, CHUNK)]
+    """``n`` `none` crops of printed words (``datasets.faces.printed``), rendered in parallel,
+    each from a generator of its own: (seed, PRINT_STREAM, i), apart from the pool's (seed, i)."""
+    jobs = [(min(CHUNK, n - s), (seed, PRINT_STREAM), s) for s in range(0, n, CHUNK)]
     with get_context("spawn").Pool(workers) as pool:
         return np.concatenate(list(tqdm(pool.imap(_print_chunk, jobs), total=len(jobs), desc="print")))
 

@@ -90,7 +90,9 @@ def render_print(rng, size: int = 64, fonts=None) -> np.ndarray:
     return camera(rng, img, size)
 
 
-def render_prints(n: int, seed: int, size: int = 64, fonts=None, start: int = 0) -> np.ndarray:
+def render_prints(n: int, seed, size: int = 64, fonts=None, start: int = 0) -> np.ndarray:
     """``n`` seeded print crops; crop i depends only on (seed, start + i), so a set renders
-    the same in parallel chunks."""
-    return np.stack([render_print(np.random.default_rng([seed, start + i]), size, fonts) for i in range(n)])
+    the same in parallel chunks. ``seed`` may be a tuple, to draw apart from a set that
+    shares its first number."""
+    first = tuple(np.atleast_1d(seed).tolist())
+    return np.stack([render_print(np.random.default_rng([*first, start + i]), size, fonts) for i in range(n)])

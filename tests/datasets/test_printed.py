@@ -41,6 +41,7 @@ def test_the_card_says_how_many_print_crops_were_trained_on():
 
 
 def test_training_renders_the_same_prints_in_worker_processes():
-    from models.train_faces import print_negatives
+    from models.train_faces import PRINT_STREAM, print_negatives
 
-    assert np.array_equal(print_negatives(5, 9, workers=2), render_prints(5, 9))
+    assert np.array_equal(print_negatives(5, 9, workers=2), render_prints(5, (9, PRINT_STREAM)))
+    assert not np.array_equal(render_prints(5, (9, PRINT_STREAM)), render_prints(5, 9))
