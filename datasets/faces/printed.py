@@ -78,8 +78,8 @@ def render_print(rng, size: int = 64, fonts=None) -> np.ndarray:
         coverage = (cv2.dilate if weight > 0 else cv2.erode)(coverage, kernel)
     img = paper * (1 - coverage[..., None]) + ink * coverage[..., None]
     if rng.random() < 0.3:  # a score pad's ruled lines
+        ruled = (ink * 0.6 + paper * 0.4).tolist()
         for y in np.arange(rng.uniform(0, spacing), 2 * work, spacing):
-            ruled = (ink * 0.6 + paper * 0.4).tolist()
             cv2.line(img, (0, int(y)), (2 * work, int(y)), ruled, max(1, work // 40))
     img = img.astype(np.float32)
     # drawn twice the crop's side, so that the turned page still fills the crop's corners
