@@ -630,8 +630,9 @@ def write_card(
         shared_before = recipe.get("scenes") or recipe.get("negatives")
         scene_data += f"""
 - Plus {recipe["print_negatives"]:,} `none` crops of printed words (`datasets.faces.printed`: a
-  score pad, a rule sheet, a box's lettering, letters 0.1-0.8 of the crop tall, turned any
-  way), so that a letter taken for a die is not read as a pip or a numeral. They make
+  score pad, a rule sheet, a box's lettering; letters 0.1-0.8 of the crop tall, or one as
+  large as a die; turned any way), so that a letter taken for a die is not read as a pip or
+  a numeral. They make
   {recipe["scene_share"]:.0%} of every epoch{" with the crops above" if shared_before else ""}."""
     if recipe.get("photo_tables"):
         scene_data += f"""
