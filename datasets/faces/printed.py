@@ -10,7 +10,8 @@ one headline letter as large as the die, the crop centred on it; turned any way.
 Words only, with no digits and no letters that pass for one or for a pip (``LETTERS``): a
 numeral alone on a face is a Cubes or d6 face, and a ring is a pip. Taught print with every
 letter, both networks left more of the held-out Cubes artwork (framed numerals, ring pips)
-unread (docs/vision-limits.md, session 53). The words CUBES and JOKER are left out too.
+unread; without these letters the default network kept it in a small run, the camera's did
+not (docs/vision-limits.md, session 53). The words CUBES and JOKER are left out too.
 """
 
 from __future__ import annotations
