@@ -160,11 +160,12 @@ def text_mask(font: str, text: str, weight: int = 0) -> np.ndarray:
     return tight(mask)
 
 
-@functools.cache
-def pil_font_of(font: str):
+@functools.lru_cache(maxsize=1024)  # glyphs ask at RASTER_PX; printed pages at their own sizes
+def pil_font_of(font: str, px: int = RASTER_PX):
+    """``font`` loaded at ``px`` pixels to the em."""
     from PIL import ImageFont
 
-    return ImageFont.truetype(font_paths()[font], RASTER_PX)
+    return ImageFont.truetype(font_paths()[font], px)
 
 
 def tight(mask: np.ndarray) -> np.ndarray:

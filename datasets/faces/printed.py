@@ -16,13 +16,11 @@ not (docs/vision-limits.md, session 53). The words CUBES and JOKER are left out 
 
 from __future__ import annotations
 
-import functools
-
 import cv2
 import numpy as np
 
 from datasets.faces.families import pick_font
-from datasets.faces.glyphs import TRAIN_FONTS, available, font_paths
+from datasets.faces.glyphs import TRAIN_FONTS, available, pil_font_of
 from datasets.faces.render import camera, clutter
 
 # No letter that passes for a face's numeral in some font, blurred or turned: i and l (1),
@@ -44,14 +42,6 @@ def word(rng) -> str:
     return text if case == 0 else text.capitalize() if case == 1 else text.upper()
 
 
-@functools.lru_cache(maxsize=1024)
-def pil_font(font: str, px: int):
-    """``font`` at ``px`` pixels to the em: a page is set a line at a time, at its own size."""
-    from PIL import ImageFont
-
-    return ImageFont.truetype(font_paths()[font], px)
-
-
 def ink_mask(side: int, font: str, px: int, spacing: float, rng) -> np.ndarray:
     """Coverage (float32, side x side) of a page of random words in ``font`` at ``px``."""
     from PIL import Image, ImageDraw
@@ -60,7 +50,7 @@ def ink_mask(side: int, font: str, px: int, spacing: float, rng) -> np.ndarray:
     draw = ImageDraw.Draw(page)
     for y in np.arange(-rng.uniform(0, spacing), side, spacing):
         line = " ".join(word(rng) for _ in range(int(side / px / 2) + 2))
-        draw.text((-rng.uniform(0, px * 3), y), line, fill=255, font=pil_font(font, px))
+        draw.text((-rng.uniform(0, px * 3), y), line, fill=255, font=pil_font_of(font, px))
     return np.asarray(page, np.float32) / 255.0
 
 
@@ -94,10 +84,10 @@ def render_print(rng, size: int = 64, fonts=None) -> np.ndarray:
     img = img.astype(np.float32)
     # drawn twice the crop's side, so that the turned page still fills the crop's corners
     centre = (work, work)
-    if on_a_letter and (coverage > 0.5).any():  # where the detector would centre its find
-        ys, xs = np.nonzero(coverage > 0.5)
-        pick = rng.integers(len(ys))
-        centre = (float(xs[pick]), float(ys[pick]))
+    inked = np.argwhere(coverage > 0.5) if on_a_letter else ()
+    if len(inked):  # where the detector would centre its find
+        y, x = inked[rng.integers(len(inked))]
+        centre = (float(x), float(y))
     turn = cv2.getRotationMatrix2D(centre, rng.uniform(0, 360), 1.0)
     turn[:, 2] += (work / 2 - centre[0], work / 2 - centre[1])
     img = cv2.warpAffine(img, turn, (work, work), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
