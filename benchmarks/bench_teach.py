@@ -23,7 +23,7 @@ import numpy as np
 
 from datasets.faces import render_set
 from datasets.faces.render import render_none
-from models.face_card import ONE_PRINT_FIRST_SET, ONE_PRINT_SEED, read_a_taught_set
+from models.face_card import ONE_PRINT_FIRST_SET, ONE_PRINT_SEED, ONE_TURN, read_a_taught_set
 from vision.faces import DEFAULT_MODEL, FAST_MODEL
 
 # Dice of other prints read while a held-out set is taught (800 crops each, the first 4 sets):
@@ -49,7 +49,7 @@ FAMILY_KINDS = {  # held out from training first, then two trained families
     "numerals": "d6",
 }
 READINGS = {
-    "camera (faces-fast.onnx, one turn)": (FAST_MODEL, {"turns": (0,), "second_look": False}),
+    "camera (faces-fast.onnx, one turn)": (FAST_MODEL, ONE_TURN),
     "photo (faces.onnx, four turns, second look)": (DEFAULT_MODEL, {}),
 }
 NONE_SEED = 4242

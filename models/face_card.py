@@ -283,7 +283,7 @@ def one_print_report(model: Path) -> dict[str, dict[str, dict[str, float]]]:
     for family, kind in ONE_PRINT_KINDS.items():
         report[family] = {}
         for how_name, how in (
-            ("one turn", {"turns": (0,), "second_look": False}),
+            ("one turn", ONE_TURN),
             ("as a photo", AS_A_PHOTO),
         ):
             sets = [
