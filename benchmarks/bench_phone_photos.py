@@ -1,13 +1,18 @@
-"""Rendered photos read as a phone would save them (blurred a little, noisy, JPEG-compressed)
-and as other light would leave them (a white balance left warm or cold, dim, overexposed).
+"""Rendered photos read as a phone would save them (blurred a little, noisy, JPEG-compressed),
+as other light would leave them (a white balance left warm or cold, dim, overexposed), and
+as a phone's own processing and a cheap lens make them (sharpened, an HDR look, colour fringes).
 
     python benchmarks/bench_phone_photos.py data/scenes/heldout-d6-hires data/scenes/heldout-cubes-hires
+    python benchmarks/bench_phone_photos.py data/scenes/heldout-d6-hires --only rendered sharpening \
+        --model data/faces/another.onnx
 
 The photo sets (models/detector.md, `--photos`) are clean renders; real photos, which
 `dicescore read` will be judged on, are not. Each folder is read by `dicescore read`'s reader
 as rendered and after each degradation below (every image with its own seeded noise), and
 scored as the detector card scores a photo: recall / precision / faces read right / images
-wholly right. docs/vision-limits.md (session 27) has the first numbers.
+wholly right. docs/vision-limits.md (session 27) has the first numbers, session 55 those of a
+phone's processing. ``--only`` reads only the ways whose names hold one of its words, ``--model``
+reads the faces with another face model.
 """
 
 from __future__ import annotations
@@ -22,15 +27,20 @@ from datasets.scenes.render import truth_paths
 from models.detector_card import evaluate
 from models.train_detector import load_scenes
 from vision.detector import Detector
-from vision.faces import FaceClassifier
+from vision.faces import DEFAULT_MODEL, FaceClassifier
 
 
 def as_saved(
-    image: np.ndarray, rng: np.random.Generator, blur: float, noise: float, quality: int
+    image: np.ndarray, rng: np.random.Generator, blur: float, noise: float, quality: int | None
 ) -> np.ndarray:
-    """``image`` blurred, noised and through a JPEG round trip, as a phone saves a photo."""
-    blurred = cv2.GaussianBlur(image, (0, 0), blur)
-    noisy = np.clip(blurred + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+    """``image`` blurred, noised and through a JPEG round trip, as a phone saves a photo (each
+    step skipped at 0, or a quality of None)."""
+    blurred = cv2.GaussianBlur(image, (0, 0), blur) if blur else image
+    noisy = (
+        np.clip(blurred + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8) if noise else blurred
+    )
+    if quality is None:
+        return noisy
     return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
@@ -58,22 +68,83 @@ DEGRADATIONS = {
     # a phone exposing for a dark table: pale faces clip to white
     "overexposed x1.3": lambda image, rng: lit(image, (1.3, 1.3, 1.3)),
     "overexposed x1.6": lambda image, rng: lit(image, (1.6, 1.6, 1.6)),
+    # what a phone's own processing adds, which no render has
+    "a phone's sharpening: noise 3, unsharp mask 1.5 px x1.5, JPEG 85": lambda image, rng: as_saved(
+        sharpened(as_saved(image, rng, 0.0, 3.0, None), 1.5, 1.5), rng, 0.0, 0.0, 85
+    ),
+    "a phone's HDR look: local contrast (CLAHE on lightness, clip 3)": lambda image, rng: local_contrast(
+        image, 3.0
+    ),
+    "a cheap lens: corners at 50% light, colour fringes of 0.6%": lambda image, rng: fringed(
+        vignetted(image, 0.5), 0.006
+    ),
 }
+
+
+def sharpened(image: np.ndarray, radius: float, amount: float) -> np.ndarray:
+    """``image`` through an unsharp mask, as phones sharpen every photo (a halo at each edge)."""
+    soft = cv2.GaussianBlur(image, (0, 0), radius)
+    return cv2.addWeighted(image, 1 + amount, soft, -amount, 0)
+
+
+def local_contrast(image: np.ndarray, clip: float) -> np.ndarray:
+    """``image`` with its lightness equalised tile by tile (CLAHE), as a phone's HDR mode
+    brightens shadows and darkens highlights locally."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = cv2.createCLAHE(clipLimit=clip, tileGridSize=(8, 8)).apply(lab[..., 0])
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def vignetted(image: np.ndarray, corner: float) -> np.ndarray:
+    """``image`` darkening towards the corners, where ``corner`` of the light is left."""
+    height, width = image.shape[:2]
+    y, x = np.mgrid[:height, :width]
+    r2 = ((x - width / 2) ** 2 + (y - height / 2) ** 2) / ((width / 2) ** 2 + (height / 2) ** 2)
+    return np.clip(image * (1 - (1 - corner) * r2)[..., None], 0, 255).astype(np.uint8)
+
+
+def fringed(image: np.ndarray, spread: float) -> np.ndarray:
+    """``image`` with a cheap lens's lateral colour: red enlarged and blue shrunk by ``spread``
+    about the centre, so edges away from it show colour fringes."""
+    height, width = image.shape[:2]
+    out = image.copy()
+    for channel, scale in ((0, 1 - spread), (2, 1 + spread)):
+        warp = np.float32([[scale, 0, (1 - scale) * width / 2], [0, scale, (1 - scale) * height / 2]])
+        out[..., channel] = cv2.warpAffine(
+            image[..., channel], warp, (width, height), borderMode=cv2.BORDER_REPLICATE
+        )
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", type=Path, nargs="+", help="labelled scene folders")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="WORD",
+        help="read only the ways of saving whose names hold one of these words",
+    )
+    parser.add_argument(
+        "--model", type=Path, default=DEFAULT_MODEL, help="the face model that reads the photos"
+    )
     args = parser.parse_args()
+    chosen = {
+        name: degradation
+        for name, degradation in DEGRADATIONS.items()
+        if not args.only or any(word in name for word in args.only)
+    }
+    if not chosen:
+        parser.error(f"--only: no way of saving is named by {' '.join(args.only)}: {', '.join(DEGRADATIONS)}")
     for folder in args.folders:
         if not truth_paths(folder):
             parser.error(f"{folder} holds no labelled scenes (python -m datasets.scenes.render makes them)")
-    detector, classifier = Detector(), FaceClassifier()
+    detector, classifier = Detector(), FaceClassifier(args.model)
     print("| folder | as saved | recall | precision | faces read right | wholly right |")
     print("| --- | --- | --- | --- | --- | --- |")
     for folder in args.folders:
         scenes = load_scenes(folder)
-        for name, degradation in DEGRADATIONS.items():
+        for name, degradation in chosen.items():
             shown = scenes
             if degradation is not None:  # each image its own seeded noise: the order changes nothing
                 shown = [
