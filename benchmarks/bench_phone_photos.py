@@ -1,6 +1,7 @@
 """Rendered photos read as a phone would save them (blurred a little, noisy, JPEG-compressed),
 as other light would leave them (a white balance left warm or cold, dim, overexposed), and
-as a phone's own processing and a cheap lens make them (sharpened, an HDR look, colour fringes).
+as a phone's own processing, a cheap lens and a shaking hand make them (sharpened, an HDR
+look, colour fringes, noise smoothed away, motion blur).
 
     python benchmarks/bench_phone_photos.py data/scenes/heldout-d6-hires data/scenes/heldout-cubes-hires
     python benchmarks/bench_phone_photos.py data/scenes/heldout-d6-hires --only rendered sharpening \
@@ -78,6 +79,16 @@ DEGRADATIONS = {
     "a cheap lens: corners at 50% light, colour fringes of 0.6%": lambda image, rng: fringed(
         vignetted(image, 0.5), 0.006
     ),
+    "a hand's shake: motion blur 5 px, JPEG 85": lambda image, rng: as_saved(
+        shaken(image, rng, 5), rng, 0.0, 2.0, 85
+    ),
+    "a phone's noise reduction in dim light: noise 8, smoothed, JPEG 85": lambda image, rng: as_saved(
+        cv2.fastNlMeansDenoisingColored(as_saved(image, rng, 0.0, 8.0, None), None, 6, 6, 7, 21),
+        rng,
+        0.0,
+        0.0,
+        85,
+    ),
 }
 
 
@@ -93,6 +104,16 @@ def local_contrast(image: np.ndarray, clip: float) -> np.ndarray:
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     lab[..., 0] = cv2.createCLAHE(clipLimit=clip, tileGridSize=(8, 8)).apply(lab[..., 0])
     return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def shaken(image: np.ndarray, rng: np.random.Generator, length: int) -> np.ndarray:
+    """``image`` smeared ``length`` px along a random direction, as a hand-held phone moves
+    while the shutter is open indoors."""
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2] = 1 / length
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
 
 
 def vignetted(image: np.ndarray, corner: float) -> np.ndarray:
