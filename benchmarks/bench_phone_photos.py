@@ -12,8 +12,9 @@ The photo sets (models/detector.md, `--photos`) are clean renders; real photos, 
 as rendered and after each degradation below (every image with its own seeded noise), and
 scored as the detector card scores a photo: recall / precision / faces read right / images
 wholly right. docs/vision-limits.md (session 27) has the first numbers, session 55 those of a
-phone's processing. ``--only`` reads only the ways whose names hold one of its words, ``--model``
-reads the faces with another face model.
+phone's processing. ``--only`` reads only the ways whose names hold one of its words; ``--as
+video`` reads each picture as the camera reads one video frame (one pass, the camera's face
+model, one turn); ``--model`` reads the faces with another face model.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from datasets.scenes.render import truth_paths
 from models.detector_card import evaluate
 from models.train_detector import load_scenes
 from vision.detector import Detector
-from vision.faces import DEFAULT_MODEL, FaceClassifier
+from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 
 
 def as_saved(
@@ -147,7 +148,14 @@ def main() -> None:
         help="read only the ways of saving whose names hold one of these words",
     )
     parser.add_argument(
-        "--model", type=Path, default=DEFAULT_MODEL, help="the face model that reads the photos"
+        "--as",
+        dest="read_as",
+        choices=("photo", "video"),
+        default="photo",
+        help="read each picture as `dicescore read` reads a photo, or as the camera reads one video frame",
+    )
+    parser.add_argument(
+        "--model", type=Path, help="the face model that reads the faces (default: the shipped one for --as)"
     )
     args = parser.parse_args()
     chosen = {
@@ -160,7 +168,9 @@ def main() -> None:
     for folder in args.folders:
         if not truth_paths(folder):
             parser.error(f"{folder} holds no labelled scenes (python -m datasets.scenes.render makes them)")
-    detector, classifier = Detector(), FaceClassifier(args.model)
+    still = args.read_as == "photo"
+    detector = Detector()
+    classifier = FaceClassifier(args.model or (DEFAULT_MODEL if still else FAST_MODEL))
     print("| folder | as saved | recall | precision | faces read right | wholly right |")
     print("| --- | --- | --- | --- | --- | --- |")
     for folder in args.folders:
@@ -172,7 +182,7 @@ def main() -> None:
                     (degradation(image, np.random.default_rng(i)), truth)
                     for i, (image, truth) in enumerate(scenes)
                 ]
-            r = evaluate(detector, shown, classifier, still=True)
+            r = evaluate(detector, shown, classifier, still=still)
             wholly = round(r["images_wholly_right"] * r["images"])
             print(
                 f"| {folder} | {name} | {r['recall']:.1%} | {r['precision']:.1%} | {r['read_right']:.1%} "
