@@ -33,17 +33,20 @@ from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 
 
 def as_saved(
-    image: np.ndarray, rng: np.random.Generator, blur: float, noise: float, quality: int | None
+    image: np.ndarray, rng: np.random.Generator, blur: float, noise: float, quality: int
 ) -> np.ndarray:
-    """``image`` blurred, noised and through a JPEG round trip, as a phone saves a photo (each
-    step skipped at 0, or a quality of None)."""
-    blurred = cv2.GaussianBlur(image, (0, 0), blur) if blur else image
-    noisy = (
-        np.clip(blurred + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8) if noise else blurred
-    )
-    if quality is None:
-        return noisy
-    return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    """``image`` blurred, noised and through a JPEG round trip, as a phone saves a photo."""
+    return jpeg(noised(cv2.GaussianBlur(image, (0, 0), blur), rng, noise), quality)
+
+
+def noised(image: np.ndarray, rng: np.random.Generator, noise: float) -> np.ndarray:
+    """``image`` with Gaussian sensor noise of ``noise`` grey levels."""
+    return np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+
+
+def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """``image`` through a JPEG round trip at ``quality``."""
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
 def lit(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
@@ -71,8 +74,8 @@ DEGRADATIONS = {
     "overexposed x1.3": lambda image, rng: lit(image, (1.3, 1.3, 1.3)),
     "overexposed x1.6": lambda image, rng: lit(image, (1.6, 1.6, 1.6)),
     # what a phone's own processing adds, which no render has
-    "a phone's sharpening: noise 3, unsharp mask 1.5 px x1.5, JPEG 85": lambda image, rng: as_saved(
-        sharpened(as_saved(image, rng, 0.0, 3.0, None), 1.5, 1.5), rng, 0.0, 0.0, 85
+    "a phone's sharpening: noise 3, unsharp mask 1.5 px x1.5, JPEG 85": lambda image, rng: jpeg(
+        sharpened(noised(image, rng, 3.0), 1.5, 1.5), 85
     ),
     "a phone's HDR look: local contrast (CLAHE on lightness, clip 3)": lambda image, rng: local_contrast(
         image, 3.0
@@ -80,15 +83,11 @@ DEGRADATIONS = {
     "a cheap lens: corners at 50% light, colour fringes of 0.6%": lambda image, rng: fringed(
         vignetted(image, 0.5), 0.006
     ),
-    "a hand's shake: motion blur 5 px, JPEG 85": lambda image, rng: as_saved(
-        shaken(image, rng, 5), rng, 0.0, 2.0, 85
+    "a hand's shake: motion blur 5 px, noise 2, JPEG 85": lambda image, rng: jpeg(
+        noised(shaken(image, rng, 5), rng, 2.0), 85
     ),
-    "a phone's noise reduction in dim light: noise 8, smoothed, JPEG 85": lambda image, rng: as_saved(
-        cv2.fastNlMeansDenoisingColored(as_saved(image, rng, 0.0, 8.0, None), None, 6, 6, 7, 21),
-        rng,
-        0.0,
-        0.0,
-        85,
+    "a phone's noise reduction in dim light: noise 8, smoothed, JPEG 85": lambda image, rng: jpeg(
+        cv2.fastNlMeansDenoisingColored(noised(image, rng, 8.0), None, 6, 6, 7, 21), 85
     ),
 }
 
