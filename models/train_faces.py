@@ -15,7 +15,9 @@ and hands away from the dice.  They make ``--scene-share`` of every epoch, drawn
 a fresh random order, so a few scenes are oversampled and many are spread over the epochs.
 ``--negatives DIR ...`` adds ``none`` crops cut from real photos with no dice in them
 (``python -m datasets.photos_without_dice train``; ``photo_negatives``), within the same share;
-``--photo-tables DIR ...`` puts such photos under ``--photo-table-share`` of the rendered crops.
+``--photo-tables DIR ...`` puts such photos under ``--photo-table-share`` of the rendered crops;
+``--swirled SHARE`` casts that share of the Cubes and pip dice faces in swirled or speckled
+plastics (``datasets.faces.plastics``).
 A pool smaller than a cached one of the same seed is that pool's first crops (crop i depends
 only on (seed, i)), so a fine-tune on seed 5 loads its pool in seconds instead of rendering it:
 
@@ -93,9 +95,9 @@ def renderer_digest() -> str:
 
 
 def _render_chunk(job):
-    n, seed, families, start, tables = job
+    n, seed, families, start, tables, swirled = job
     under = photo_tables(*tables) if tables else None
-    images, labels, _ = render_set(n, seed, families, INPUT_SIZE, start=start, tables=under)
+    images, labels, _ = render_set(n, seed, families, INPUT_SIZE, start=start, tables=under, swirled=swirled)
     return images, labels
 
 
@@ -129,9 +131,12 @@ def cached_pool(desc: str, seed: int, n: int, families) -> Path | None:
     return min(sizes, key=sizes.get) if sizes else None
 
 
-def render_pool(n: int, seed: int, families, workers: int, desc: str, tables=None):
+def render_pool(n: int, seed: int, families, workers: int, desc: str, tables=None, swirled: float = 0.0):
     """``n`` crops rendered in parallel chunks; identical for any number of workers.  ``tables``,
-    (photo folders, share), puts that share of the crops on patches of those photos."""
+    (photo folders, share), puts that share of the crops on patches of those photos; ``swirled``
+    casts that share of the Cubes and pip dice in swirled plastics."""
+    if swirled:
+        desc += f"-swirled{swirled:g}"
     if tables:
         folders, share = tables
         names = [path.name for folder in folders for path in photos(Path(folder))]
@@ -146,7 +151,7 @@ def render_pool(n: int, seed: int, families, workers: int, desc: str, tables=Non
         images = data["images"]
         # a copy, so the rest of a bigger pool is not kept in memory
         return (images[:n].copy() if len(images) > n else images), [str(s) for s in data["labels"][:n]]
-    jobs = [(min(CHUNK, n - s), seed, tuple(families), s, tables) for s in range(0, n, CHUNK)]
+    jobs = [(min(CHUNK, n - s), seed, tuple(families), s, tables, swirled) for s in range(0, n, CHUNK)]
     images, labels = [], []
     with get_context("spawn").Pool(workers) as pool:
         for chunk_images, chunk_labels in tqdm(pool.imap(_render_chunk, jobs), total=len(jobs), desc=desc):
@@ -621,6 +626,12 @@ def main(argv=None):
         " so that real texture alone does not mean `none`",
     )
     parser.add_argument("--photo-table-share", type=float, default=0.5)
+    parser.add_argument(
+        "--swirled",
+        type=float,
+        default=0.0,
+        help="cast this share of the Cubes and pip dice faces in swirled or speckled plastic",
+    )
     parser.add_argument("--width", type=int, default=WIDTH, help="FaceNet width (ships at the default)")
     parser.add_argument(
         "--teacher", type=Path, help="distil from this FaceNet (.pt or float .onnx), often a wider one"
@@ -652,7 +663,9 @@ def main(argv=None):
     torch.use_deterministic_algorithms(True)
     started = time.time()
     tables = (args.photo_tables, args.photo_table_share) if args.photo_tables else None
-    images, labels = render_pool(args.train_size, args.seed, TRAIN_FAMILIES, args.workers, "train", tables)
+    images, labels = render_pool(
+        args.train_size, args.seed, TRAIN_FAMILIES, args.workers, "train", tables, args.swirled
+    )
     rendered = time.time()
     scenes, scene_count = None, 0
     if args.scenes:
@@ -727,6 +740,8 @@ def main(argv=None):
     if args.photo_tables:
         recipe |= {"photo_tables": [str(folder) for folder in args.photo_tables]}
         recipe["photo_table_share"] = args.photo_table_share
+    if args.swirled:
+        recipe["swirled"] = args.swirled
     if args.scenes:
         recipe |= {
             "scenes": [str(folder) for folder in args.scenes],

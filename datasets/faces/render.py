@@ -17,10 +17,14 @@ import numpy as np
 
 from datasets.faces.families import FAMILIES, TRAIN_FAMILIES, fonts_for
 from datasets.faces.glyphs import TRAIN_FONTS, available, suit_mask, text_mask
+from datasets.faces.plastics import TRAIN_PLASTICS, cast_in, plastic
 
 NONE = "none"
 TABLES_STREAM = 7  # render_set's tables= draws from (seed, i, this), apart from each crop's own generator
 CANVAS = 96  # face artwork resolution, before the camera resizes it
+# The trained coloured-plastic families (Cubes and pip dice), whose faces ``render_set(swirled=)``
+# may cast in a swirled or speckled plastic, as many real dice are.
+SWIRLED_FAMILIES = {"cubes_word", "numerals", "d6_pips"}
 CARD_FAMILIES = {
     "card_face",
     "corner_index",
@@ -39,7 +43,14 @@ def labels_of(families) -> tuple[str, ...]:
 
 
 def render_set(
-    n: int, seed: int, families=TRAIN_FAMILIES, size: int = 64, start: int = 0, fonts=None, tables=None
+    n: int,
+    seed: int,
+    families=TRAIN_FAMILIES,
+    size: int = 64,
+    start: int = 0,
+    fonts=None,
+    tables=None,
+    swirled: float = 0.0,
 ):
     """``n`` crops (uint8 BGR, n x size x size x 3) with their labels and family names.
 
@@ -47,7 +58,8 @@ def render_set(
     its own generator seeded by (seed, start + i).  ``fonts`` (file names) replaces the
     families' own fonts, e.g. to read trained layouts in fonts never trained on.  ``tables``
     (a ``PhotoTables``) puts a share of the crops on real photos; it draws from a generator
-    of its own, so every crop is otherwise the one rendered without it.
+    of its own, so every crop is otherwise the one rendered without it.  ``swirled`` casts that
+    share of the Cubes and pip dice faces in swirled plastics, likewise apart.
     """
     families = tuple(families)
     labels = labels_of(families)
@@ -63,7 +75,7 @@ def render_set(
             images[i] = render_none(rng, size, under)
         else:
             family = able[label][rng.integers(len(able[label]))]
-            images[i] = render_crop(rng, label, family, size, fonts, under=under)
+            images[i] = render_crop(rng, label, family, size, fonts, under=under, swirled=swirled)
         out_labels.append(label)
         out_families.append(family)
     return images, out_labels, out_families
@@ -97,6 +109,15 @@ def painted_face(material_rng, artwork_rng, defects_rng, label, family_name, fon
     FAMILIES[family_name].draw(artwork_rng, label, canvas, fonts)
     print_defects(defects_rng, canvas, face_colour)
     return canvas, face_colour
+
+
+def sometimes_swirled(rng, face, face_colour, share: float) -> np.ndarray:
+    """``face`` cast in a swirled plastic (``datasets.faces.plastics``) ``share`` of the time,
+    drawn from a stream of its own, so that every face left flat is the one drawn without."""
+    plastic_rng = rng.spawn(1)[0]
+    if plastic_rng.random() >= share:
+        return face
+    return cast_in(face, face_colour, plastic(plastic_rng, face_colour, CANVAS, TRAIN_PLASTICS))
 
 
 def print_defects(rng, canvas, face_colour):
@@ -355,13 +376,17 @@ def render_crop(
     printed: DiePrint | None = None,
     shoot: Shoot | None = None,
     under=None,
+    swirled: float = 0.0,
 ) -> np.ndarray:
     """One crop of ``label`` drawn in ``family`` (or the given ``printed`` face), through a
-    randomized camera, or the camera of one ``shoot``; on the table ``under(s)`` gives, if given."""
+    randomized camera, or the camera of one ``shoot``; on the table ``under(s)`` gives, if given;
+    a Cubes or pip die's face cast in a swirled plastic ``swirled`` of the time."""
     # A crop of its own draws its print (artwork, then outline) from ``rng`` in this order,
     # as it always has, so that seeded training and test sets render the same crops.
     if printed is None:
         face, face_colour = face_artwork(rng, label, family, fonts)
+        if swirled and family in SWIRLED_FAMILIES:
+            face = sometimes_swirled(rng, face, face_colour, swirled)
     else:
         face, face_colour = printed.face, printed.face_colour
     fills = FAMILIES[family].fills_crop

@@ -33,6 +33,7 @@ import numpy as np
 
 from datasets.faces.families import FAMILIES, fonts_for
 from datasets.faces.photo_tables import PhotoTables, photo_tables
+from datasets.faces.plastics import HELDOUT_PLASTICS, TRAIN_PLASTICS, cast_in, other_colour, plastic
 from datasets.photos_without_dice import FOLDER as PHOTOS_FOLDER
 from scoring.faces import CARD_LABELS
 
@@ -40,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 BLENDER_PYTHON = Path(os.environ.get("DICESCORE_BLENDER_PYTHON", ROOT / ".venv-blender" / "bin" / "python"))
 SCRIPT = Path(__file__).resolve().parent / "blender_scene.py"
 FACE = 128  # pixels per face in a die's texture atlas
+SWIRL_STREAM = 2000  # a swirled die's plastic draws from (seed, index, this, die)
 CLEAR_PLASTIC = 0.85  # transmission of a translucent die's body (its paint stays opaque)
 
 # Scene units: a die is 1 across (about 16 mm); gravity is scaled to match.
@@ -107,11 +109,16 @@ def die_material(rng, kind: str) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0] / 255.0
 
 
-def draw_atlas(rng, kind: str, labels: list[str], heldout: bool) -> np.ndarray:
-    """A die's six faces, 3 across and 2 down, in one material and one artwork family."""
+def draw_atlas(rng, kind: str, labels: list[str], heldout: bool, swirl=None) -> np.ndarray:
+    """A die's six faces, 3 across and 2 down, in one material and one artwork family; cast
+    in a swirled or speckled plastic (``datasets.faces.plastics``, the split's own) when given
+    ``swirl``, a generator of its own, so that every other choice stays as with flat plastic."""
     families = (HELDOUT_FACE_FAMILIES if heldout else FACE_FAMILIES)[kind]
     family = families[rng.integers(len(families))]
     material = die_material(rng, kind).astype(np.float32)
+    styles = HELDOUT_PLASTICS if heldout else TRAIN_PLASTICS
+    style = styles[swirl.integers(len(styles))] if swirl is not None else None
+    second = other_colour(swirl, material) if swirl is not None else None
     atlas = np.zeros((2 * FACE, 3 * FACE, 3), np.float32)
     for slot, label in enumerate(labels):
         name = "joker" if label.startswith("JOKER") and family != "rank_beside_suit" else family
@@ -120,6 +127,8 @@ def draw_atlas(rng, kind: str, labels: list[str], heldout: bool) -> np.ndarray:
         canvas = np.empty((96, 96, 3), np.float32)
         canvas[:] = material
         FAMILIES[name].draw(rng, label, canvas, fonts_for(name))
+        if style is not None:
+            canvas = cast_in(canvas, material, plastic(swirl, material, 96, (style,), second))
         row, col = divmod(slot, 3)
         atlas[row * FACE : (row + 1) * FACE, col * FACE : (col + 1) * FACE] = cv2.resize(canvas, (FACE, FACE))
     return np.clip(atlas * 255, 0, 255).astype(np.uint8)
@@ -259,6 +268,7 @@ def scene_job(
     tables: tuple[str, ...] | None = None,
     translucent: bool = False,
     leaning: bool = False,
+    swirled: bool = False,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
 
@@ -269,7 +279,8 @@ def scene_job(
     slowest part, is shared).  ``tables`` are the table styles to draw from, by default the
     split's own (TRAIN_TABLES, HELDOUT_TABLES); each split may add its opt-in styles.
     ``translucent`` dice are clear coloured plastic under opaque paint, as casino dice are (no
-    other choice changes, so the scene is the same scene with see-through dice).
+    other choice changes, so the scene is the same scene with see-through dice). ``swirled``
+    dice are cast in marbled or speckled plastic (``draw_atlas``), the rest of the scene as it was.
     ``leaning`` stands dice against a neighbour in every still of two or more dice, up to half
     of them, where a scene otherwise has one or two in 40% of stills: leaning dice to learn from.
     """
@@ -289,7 +300,8 @@ def scene_job(
     for i in range(count):
         faces = die_faces(rng, kind, i, deck)
         atlas = tmp / f"die{i}.png"
-        painted = draw_atlas(rng, kind, faces, heldout)
+        swirl = np.random.default_rng([seed, index, SWIRL_STREAM, i]) if swirled else None
+        painted = draw_atlas(rng, kind, faces, heldout, swirl)
         cv2.imwrite(str(atlas), painted)
         clear = {}
         if translucent:
@@ -513,7 +525,7 @@ def render_scene(
 ) -> list[dict]:
     """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
     truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand,
-    views, tables, translucent, leaning)."""
+    views, tables, translucent, leaning, swirled)."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:
         job = scene_job(seed, index, split, Path(tmp), out, size, **clip)
@@ -555,6 +567,11 @@ def main(argv=None) -> int:
         action="store_true",
         help="dice stood against a neighbour in every scene, up to half of them (cocked dice to learn from)",
     )
+    parser.add_argument(
+        "--swirled",
+        action="store_true",
+        help="dice cast in marbled or speckled plastic (in held-out scenes, plastics no training face shows)",
+    )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
         render_scene(
@@ -568,6 +585,7 @@ def main(argv=None) -> int:
             kind=args.dice,
             translucent=args.translucent,
             leaning=args.leaning,
+            swirled=args.swirled,
         )
     return 0
 

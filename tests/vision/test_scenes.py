@@ -250,3 +250,17 @@ def test_a_clip_is_rendered_from_the_split_asked_for(tmp_path, monkeypatch):
     assert asked == [("heldout", "d6", 1)] * 2
     assert [json.loads(line)["faces"] for line in rolls.read_text().splitlines()] == [["3"], ["3"]]
     assert cv2.VideoCapture(str(clip)).read()[0]
+
+
+def test_swirled_dice_change_nothing_else_in_the_scene(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    flat = scene_job(7, 3, "heldout", tmp_path / "a", tmp_path, kind="d6")
+    swirled = scene_job(7, 3, "heldout", tmp_path / "b", tmp_path, kind="d6", swirled=True)
+    same = json.dumps(flat).replace(str(tmp_path / "a"), "T")
+    assert json.dumps(swirled).replace(str(tmp_path / "b"), "T") == same
+    for die in range(len(flat["dice"])):
+        plain = cv2.imread(str(tmp_path / "a" / f"die{die}.png")).astype(int)
+        cast = cv2.imread(str(tmp_path / "b" / f"die{die}.png")).astype(int)
+        # the plastic changes; the print on it stays where it was
+        assert np.abs(plain - cast).mean() > 2
