@@ -639,6 +639,11 @@ def write_card(
 - {recipe["photo_table_share"]:.0%} of the rendered crops, faces and `none` alike, lie on a patch
   of a real photo ({", ".join(recipe["photo_tables"])}) instead of a rendered table
   (`datasets.faces.photo_tables`), so that real texture alone does not mean `none`."""
+    if recipe.get("swirled"):
+        scene_data += f"""
+- {recipe["swirled"]:.0%} of the Cubes and pip dice faces are cast in a swirled, speckled,
+  glittering, pearly or two-tone plastic instead of a flat colour (`datasets.faces.plastics`,
+  the trained plastics), as many real dice are."""
     width = recipe.get("width", WIDTH)
     eight_bit = quantized_lines(recipe, unquantized, trained, heldout, corner, latency)
     limits = size_limit(model_path) + started_line(recipe, before, trained, heldout, corner)
@@ -1001,6 +1006,8 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
     if recipe.get("photo_tables"):
         command += f" --photo-tables {' '.join(recipe['photo_tables'])}"
         command += f" --photo-table-share {recipe['photo_table_share']}"
+    if recipe.get("swirled"):
+        command += f" --swirled {recipe['swirled']:g}"
     for key in ("degrade", "relight"):
         if recipe.get(key):
             command += f" --{key} {recipe[key]:g}"

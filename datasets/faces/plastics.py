@@ -137,6 +137,7 @@ def granite(rng, colour, second, size):
 
 def clouds(rng, colour, second, size):
     """Held out: cloudy swirls, fractal noise looked up at places moved by more noise."""
+    # octaves weighted 1, 1/2 and 1/3, over their sum (1.83), so that they stay within 0-1
     octaves = sum(smooth_noise(rng, size, cells) / k for k, cells in enumerate((4, 8, 16), 1)) / 1.83
     dx, dy = (smooth_noise(rng, size, 4) - 0.5) * size * 0.4, (smooth_noise(rng, size, 4) - 0.5) * size * 0.4
     y, x = np.mgrid[0:size, 0:size].astype(np.float32)

@@ -123,6 +123,9 @@ def test_the_reproduce_command_shows_the_crops_as_the_run_showed_them():
         "--init data/faces/start.onnx --degrade 0.5 --relight 0.4"
     )
     assert "--degrade" not in reproduce_command({"seed": 36, "degrade": 0.0}, "faces-fast.onnx")
+    swirled = reproduce_command({"seed": 36, "swirled": 0.6}, "faces-fast.onnx")
+    assert "--swirled 0.6" in swirled
+    assert "--swirled" not in reproduce_command({"seed": 36}, "faces-fast.onnx")
 
 
 def test_the_card_shows_print_read_as_a_face_by_this_file_and_the_one_before():
