@@ -5,7 +5,7 @@ import pytest
 
 import datasets.faces.render
 from datasets.faces import TRAIN_FAMILIES, render_set
-from datasets.faces.plastics import DRAW, HELDOUT_PLASTICS, TRAIN_PLASTICS, plastic
+from datasets.faces.plastics import DRAW, HELDOUT_PLASTICS, TRAIN_PLASTICS, cast_in, plastic
 
 RED = np.array([0.1, 0.1, 0.8], np.float32)
 
@@ -39,3 +39,13 @@ def test_swirled_faces_draw_from_a_stream_of_their_own():
     plastic_dice = [c for c, family in zip(changed, families, strict=True) if family in plastic_families]
     assert len(plastic_dice) > 50
     assert abs(np.mean(plastic_dice) - share) < 0.15
+
+
+def test_a_face_cast_in_plastic_keeps_its_print_and_shows_the_plastic_around_it():
+    face = np.empty((96, 96, 3), np.float32)
+    face[:] = RED
+    face[40:56, 40:56] = 0.05  # a black pip
+    swirl = plastic(np.random.default_rng(3), RED, 96, ("marble",), second=np.ones(3))
+    cast = cast_in(face, RED, swirl)
+    assert np.allclose(cast[44:52, 44:52], 0.05)  # the print as it was
+    assert np.allclose(cast[:30], swirl[:30])  # the plastic where the flat colour was
