@@ -262,5 +262,5 @@ def test_swirled_dice_change_nothing_else_in_the_scene(tmp_path):
     for die in range(len(flat["dice"])):
         plain = cv2.imread(str(tmp_path / "a" / f"die{die}.png")).astype(int)
         cast = cv2.imread(str(tmp_path / "b" / f"die{die}.png")).astype(int)
-        # the plastic changes; the print on it stays where it was
+        # every die is cast anew (that its print stays is tests/datasets/test_plastics.py's)
         assert np.abs(plain - cast).mean() > 2
