@@ -19,30 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.faces.families import FAMILIES
-from datasets.faces.plastics import HELDOUT_PLASTICS, TRAIN_PLASTICS, cast_in, plastic
-from datasets.faces.render import CANVAS, DiePrint, painted_face, render_crop, rounded_alpha
+from datasets.faces.plastics import HELDOUT_PLASTICS, TRAIN_PLASTICS
+from datasets.faces.render import render_in_plastic
 from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 
 KINDS = {"d6_pips": "d6", "numerals": "d6", "cubes_word": "cubes", "framed": "cubes"}
 SEED = 4321
-
-
-def crops_in(plastic_style: str | None, family: str, n: int) -> tuple[list[np.ndarray], list[str]]:
-    """``n`` crops of ``family``'s faces, in turn, cast in ``plastic_style`` (None: flat)."""
-    labels = FAMILIES[family].labels
-    crops, truth = [], []
-    for i in range(n):
-        rng = np.random.default_rng([SEED, i])
-        label = labels[i % len(labels)]
-        face, colour = painted_face(rng, rng, rng, label, family)
-        if plastic_style is not None:
-            cast = plastic(np.random.default_rng([SEED, i, 1]), colour, CANVAS, (plastic_style,))
-            face = cast_in(face, colour, cast)
-        printed = DiePrint(face, colour, rounded_alpha(rng))
-        crops.append(render_crop(rng, label, family, 64, printed=printed))
-        truth.append(label)
-    return crops, truth
 
 
 def scores(readings, truth) -> str:
@@ -65,7 +47,7 @@ def main() -> None:
     for family in args.families:
         kind = KINDS[family]
         for style in (None, *TRAIN_PLASTICS, *HELDOUT_PLASTICS):
-            crops, truth = crops_in(style, family, args.crops)
+            crops, truth = render_in_plastic(style, family, args.crops, SEED)
             name = "flat" if style is None else style + (" (held out)" if style in HELDOUT_PLASTICS else "")
             as_photo = photo.classify(crops, kind=kind)
             as_frame = video.classify(crops, kind=kind, turns=(0,), second_look=False, pips=False)

@@ -367,6 +367,26 @@ def render_dice_set(
     return images, [label for label in labels for _ in range(views)]
 
 
+def render_in_plastic(style: str | None, family: str, n: int, seed: int, size: int = 64):
+    """``n`` crops of ``family``'s faces in turn, each cast in plastic ``style`` (a name in
+    ``datasets.faces.plastics.DRAW``; None: the face's flat colour).  Crop i shows the same
+    face through the same camera on the same table in every style, so styles compare crop
+    for crop.  Returns the crops and their labels."""
+    labels = FAMILIES[family].labels
+    crops, truth = [], []
+    for i in range(n):
+        rng = np.random.default_rng([seed, i])
+        label = labels[i % len(labels)]
+        face, colour = painted_face(rng, rng, rng, label, family)
+        if style is not None:
+            cast = plastic(np.random.default_rng([seed, i, 1]), colour, CANVAS, (style,))
+            face = cast_in(face, colour, cast)
+        printed = DiePrint(face, colour, rounded_alpha(rng))
+        crops.append(render_crop(rng, label, family, size, printed=printed))
+        truth.append(label)
+    return crops, truth
+
+
 def render_crop(
     rng,
     label: str,

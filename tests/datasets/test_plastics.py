@@ -49,3 +49,13 @@ def test_a_face_cast_in_plastic_keeps_its_print_and_shows_the_plastic_around_it(
     cast = cast_in(face, RED, swirl)
     assert np.allclose(cast[44:52, 44:52], 0.05)  # the print as it was
     assert np.allclose(cast[:30], swirl[:30])  # the plastic where the flat colour was
+
+
+def test_a_set_in_plastic_shows_the_same_faces_as_flat_only_cast():
+    flat, flat_labels = datasets.faces.render.render_in_plastic(None, "d6_pips", 12, seed=5)
+    cast, labels = datasets.faces.render.render_in_plastic("granite", "d6_pips", 12, seed=5)
+    again, _ = datasets.faces.render.render_in_plastic("granite", "d6_pips", 12, seed=5)
+    assert labels == flat_labels == ["1", "2", "3", "4", "5", "6"] * 2
+    assert all(np.array_equal(a, b) for a, b in zip(cast, again, strict=True))
+    assert all(a.shape == b.shape == (64, 64, 3) for a, b in zip(cast, flat, strict=True))
+    assert sum(not np.array_equal(a, b) for a, b in zip(cast, flat, strict=True)) >= 10

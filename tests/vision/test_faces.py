@@ -15,8 +15,9 @@ import vision.faces
 from datasets.faces import HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_none, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS
 from datasets.faces.photos import corner_photos
+from datasets.faces.plastics import HELDOUT_PLASTICS
 from datasets.faces.printed import render_prints
-from datasets.faces.render import random_shoot, render_dice_set
+from datasets.faces.render import random_shoot, render_dice_set, render_in_plastic
 from models.face_card import (
     accuracy_report,
     read_a_taught_set,
@@ -111,6 +112,28 @@ def test_print_read_as_a_face_stays_under_its_ceiling(shipped, tmp_path):
     classifier = FaceClassifier(MODELS[shipped], data_dir=tmp_path)
     readings = classifier.classify(crops, kind=None, turns=(0,), second_look=False)
     assert np.mean([reading.label is not None for reading in readings]) <= PRINT_CEILINGS[shipped]
+
+
+# Pip and Cubes dice cast in the plastics no training face shows (granite and clouds,
+# datasets.faces.plastics), read as a photo with the die kind's mask. On these 600 crops the
+# default network (session 57's, trained on other swirled plastics) reads 74.0% right and
+# 10.0% as another face; session 52's, trained on flat plastic only, read 64.2% right. The
+# floor is a few points under, so a network that forgets swirled plastic fails, and so does
+# one that guesses where it should leave a die unread.
+PLASTIC_FLOOR, PLASTIC_MISREAD_CEILING = 0.71, 0.13
+
+
+def test_default_reads_dice_in_plastics_it_never_saw(tmp_path):
+    classifier = FaceClassifier(DEFAULT_MODEL, data_dir=tmp_path)
+    right, misread = [], []
+    for family, kind in (("d6_pips", "d6"), ("cubes_word", "cubes")):
+        for style in HELDOUT_PLASTICS:
+            crops, labels = render_in_plastic(style, family, 150, FRESH_SEED)
+            for reading, label in zip(classifier.classify(crops, kind=kind), labels, strict=True):
+                right.append(reading.label == label)
+                misread.append(reading.label not in (None, label))
+    assert np.mean(right) >= PLASTIC_FLOOR
+    assert np.mean(misread) <= PLASTIC_MISREAD_CEILING
 
 
 @BELOW_TARGET
