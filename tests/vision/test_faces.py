@@ -117,7 +117,7 @@ def test_print_read_as_a_face_stays_under_its_ceiling(shipped, tmp_path):
 # Pip and Cubes dice cast in the plastics no training face shows (granite and clouds,
 # datasets.faces.plastics), read as a photo with the die kind's mask. On these 600 crops the
 # default network (session 57's, trained on other swirled plastics) reads 74.0% right and
-# 10.0% as another face; session 52's, trained on flat plastic only, read 64.2% right. The
+# 10.0% as another face; session 45's, trained on flat plastic only, read 64.2% right. The
 # floor is a few points under, so a network that forgets swirled plastic fails, and so does
 # one that guesses where it should leave a die unread.
 PLASTIC_FLOOR, PLASTIC_MISREAD_CEILING = 0.71, 0.13
