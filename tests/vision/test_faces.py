@@ -101,9 +101,9 @@ def test_accuracy_floors(shipped, trained_report, heldout_report):
 
 # Printed words (a score pad, a page) in fonts never trained on, read as a face at one turn
 # with the app's threshold: 20.5% by the default model (session 45's: 21.5%) and 30.0% by the
-# camera's on these 400 crops (neither saw print in training). Ceilings a few points above, against regressions;
-# session 53's networks taught print read far less, but lost unseen Cubes artwork
-# (docs/vision-limits.md, session 53).
+# camera's on these 400 crops (neither saw print in training). Ceilings a few points above,
+# against regressions; session 53's networks taught print read far less, but lost unseen
+# Cubes artwork (docs/vision-limits.md, session 53).
 PRINT_CEILINGS = {"default": 0.26, "fast": 0.35}
 
 
