@@ -377,7 +377,7 @@ def render_in_plastic(style: str | None, family: str, n: int, seed: int, size: i
     for i in range(n):
         rng = np.random.default_rng([seed, i])
         label = labels[i % len(labels)]
-        face, colour = painted_face(rng, rng, rng, label, family)
+        face, colour = face_artwork(rng, label, family)
         if style is not None:
             cast = plastic(np.random.default_rng([seed, i, 1]), colour, CANVAS, (style,))
             face = cast_in(face, colour, cast)
