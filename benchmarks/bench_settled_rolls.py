@@ -5,9 +5,10 @@
 
 Each labelled still of a scene folder (datasets.scenes.render) is fed to a RollTracker as the
 camera would see a throw: a black frame, then the still with fresh sensor noise until the
-roll settles, each frame read as a video frame is (the camera's face model, one turn) and the
-settled roll looked at again as a photo (the default model), as the web camera and
-`dicescore watch` do. The event's dice are matched to the truth as models/detector_card.py
+roll settles (``--noise``; ``--sway`` moves each frame as a camera held in the hand would),
+each frame read as a video frame is (the camera's face model, one turn) and the settled
+roll looked at again as a photo (the default model), as the web camera and `dicescore
+watch` do. The event's dice are matched to the truth as models/detector_card.py
 matches a photo's finds. A still whose roll gives no event is counted apart: a hand resting
 by the dice holds the event back, as designed, and the still shows no hand leaving. The black
 frame is no picture of the table before the throw, so the hand check falls back on what the
@@ -43,25 +44,36 @@ SETTLING_FRAMES = 11  # more than the tracker's 9 at 30 fps
 SENSOR_NOISE = 1.5  # grey levels: a still camera's frames differ by about this much
 
 
-def settled_roll(image: np.ndarray, kind: str, detector, camera, photos, rng, noise: float):
-    """The RollEvent the tracker reports for ``image`` thrown and settled, or None."""
+def settled_roll(image: np.ndarray, kind: str, detector, camera, photos, rng, noise: float, sway: float = 0):
+    """The RollEvent the tracker reports for ``image`` thrown and settled, or None; each
+    settled frame with fresh sensor ``noise``, and moved by about ``sway`` pixels."""
     reader, photo_reader = DiceReader(kind, detector, camera), DiceReader(kind, detector, photos)
     tracker = RollTracker(fps=30, look_again=lambda frame: photo_reader.read(frame, still=True))
     tracker.update(np.zeros_like(image), DieReadings.empty())  # the throw: everything moved
     event = None
     for _ in range(SETTLING_FRAMES):
-        frame = np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+        frame = swayed(image, rng, sway) if sway else image
+        frame = np.clip(frame + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
         event = tracker.update(frame, lambda frame=frame: reader.read(frame)) or event
     return event
 
 
-def measure(folder: Path, detector, camera, photos, noise: float) -> Counter:
+def swayed(image: np.ndarray, rng, sway: float) -> np.ndarray:
+    """``image`` moved by a random shift of about ``sway`` pixels each way, as a camera held
+    in the hand moves between frames (Lanczos: the shift blurs it no more than it must)."""
+    dx, dy = rng.normal(0, sway, 2)
+    shift = np.float32([[1, 0, dx], [0, 1, dy]])
+    size, flags = image.shape[1::-1], cv2.INTER_LANCZOS4
+    return cv2.warpAffine(image, shift, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def measure(folder: Path, detector, camera, photos, noise: float, sway: float = 0.0) -> Counter:
     counts = Counter()
     for truth_path in truth_paths(folder):
         truth = json.loads(truth_path.read_text())
         image = cv2.imread(str(truth_path.with_name(truth["image"])))
         rng = np.random.default_rng(0)  # each still's noise its own: a folder's order changes nothing
-        event = settled_roll(image, scene_kind(truth), detector, camera, photos, rng, noise)
+        event = settled_roll(image, scene_kind(truth), detector, camera, photos, rng, noise, sway)
         if event is None:
             counts["no event"] += 1
             continue
@@ -92,6 +104,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", type=Path, nargs="+", help="labelled scene folders")
     parser.add_argument("--noise", type=float, default=SENSOR_NOISE, help="sensor noise, grey levels")
+    parser.add_argument(
+        "--sway", type=float, default=0.0, help="pixels each settled frame moves (a camera held in the hand)"
+    )
     parser.add_argument("--camera", type=Path, default=FAST_MODEL, help="the face model for video frames")
     parser.add_argument("--photos", type=Path, default=DEFAULT_MODEL, help="the face model for a second look")
     args = parser.parse_args()
@@ -108,7 +123,7 @@ def main() -> None:
         )
         print("| --- " * 9 + "|")
         for folder in args.folders:
-            c = measure(folder, detector, camera, photos, args.noise)
+            c = measure(folder, detector, camera, photos, args.noise, args.sway)
             must, finds = max(c["must"], 1), max(c["finds"], 1)
             print(
                 f"| {folder} | {c['images']} of {c['images'] + c['no event']} | {c['must']} "

@@ -17,17 +17,19 @@ hand rests over the table, for an empty table, or when the dice are where they w
 last roll (a hand took some away, or a die missed then is seen now) showing the faces they
 showed.
 
-A roll settles once in several seconds, so the tracker can afford to read its last settled
-frame once more as a photo is read (``look_again``, for example
+A roll settles once in several seconds, so the tracker can afford to read the settled table
+once more as a photo is read (``look_again``, for example
 ``lambda frame: photo_reader.read(frame, still=True)`` with the default face model): that
 reading names each die's face, and the vote still says where the dice are and which lean;
 the two together decide a die that only one of them is sure of (``faces_looked_again``).
+The picture it reads is the settled frames averaged, where the camera stood still between
+them (``steady_mean``): the sensor noise of a webcam in a dim room averaged away.
 """
 
 from __future__ import annotations
 
 import functools
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -40,6 +42,15 @@ MOTION_WIDTH = 160  # motion is judged on frames this wide: cheap, and blind to 
 # A camera held in the hand sways less than this share of the width between two frames; a
 # bigger jump is the camera moved, which is motion like any other.
 MOST_SWAY = 0.02
+# A settled roll's frames are averaged for its second look where the camera moved this many
+# pixels at most between them (``steady_mean``); the shift is found on copies at most
+# ALIGN_WIDTH wide, to about a tenth of a pixel, and two frames whose phase correlation peaks
+# under LEAST_MATCH are no shift of one picture (another picture peaks under 0.1, a shift of
+# the same one at 0.95-1.05 even through heavy noise).
+STILL_SHIFT = 0.15
+ALIGN_WIDTH = 640
+LEAST_MATCH = 0.3
+AVERAGED_FRAMES = 16  # the latest settled frames kept for it: a longer settle only costs memory
 EDGE = 3  # pixels of a steadied frame's edge left out of the second comparison
 MOTION_LEVEL = 18  # grey-level change that counts a pixel as moved
 # A settled frame is no longer a picture of the table as it lay before the roll (which the
@@ -109,8 +120,8 @@ class RollTracker:
     # for a tap instead of showing a guess as read (``UNSURE_ROLL_FACE``).
     least_confidence: float = UNSURE_ROLL_FACE
     hand_area: tuple[float, float] = (0.03, 0.4)  # a hand's share of the frame, min and max
-    # Reads a settled roll's last frame again, surer and slower than a video frame's reading:
-    # its faces replace the vote's (``faces_looked_again``).
+    # Reads a settled roll's frames (``steady_mean``) again, surer and slower than a video
+    # frame's reading: its faces replace the vote's (``faces_looked_again``).
     look_again: Callable[[np.ndarray], DieReadings] | None = None
 
     frame_index: int = field(default=0, init=False)
@@ -118,6 +129,9 @@ class RollTracker:
     _moved: np.ndarray | None = field(default=None, init=False, repr=False)  # where the roll moved
     _before: np.ndarray | None = field(default=None, init=False, repr=False)  # the table before it
     _settled: list[DieReadings] = field(default_factory=list, init=False, repr=False)
+    _settled_frames: deque[np.ndarray] = field(
+        default_factory=lambda: deque(maxlen=AVERAGED_FRAMES), init=False, repr=False
+    )
     _last_roll: DieReadings | None = field(default=None, init=False, repr=False)
 
     @property
@@ -134,6 +148,7 @@ class RollTracker:
         moving = self._motion(small)
         if moving:
             self._settled.clear()
+            self._settled_frames.clear()
             return None
         if self._moved is None:  # still since the last roll: nothing new on the table
             return None
@@ -142,18 +157,23 @@ class RollTracker:
             small, self._moved, self._before, readings, frame.shape[1], self.hand_area, self.motion_level
         ):
             self._settled.clear()
+            self._settled_frames.clear()
             return None
         self._settled.append(readings)
+        if self.look_again is not None:
+            self._settled_frames.append(frame)
         if len(self._settled) < self.settle_frames:
             return None
         dice = vote(self._settled, self.min_presence)
+        still = steady_mean(list(self._settled_frames)) if self.look_again is not None else frame
         self._settled.clear()
+        self._settled_frames.clear()
         self._moved = None
         if len(dice) == 0 or (self._last_roll is not None and nothing_rolled(dice, self._last_roll)):
             return None
         self._last_roll = dice
         if self.look_again is not None:
-            dice = faces_looked_again(dice, self.look_again(frame))
+            dice = faces_looked_again(dice, self.look_again(still))
         dice = unread_if_unsure(dice, self.least_confidence)
         return RollEvent(dice, self.frame_index - 1, (self.frame_index - 1) / self.fps, self.expected_dice)
 
@@ -173,6 +193,45 @@ class RollTracker:
         else:
             self._moved |= changed
         return True
+
+
+def steady_mean(frames: list[np.ndarray]) -> np.ndarray:
+    """The last of the settled ``frames`` with the camera's noise averaged away: the mean of
+    those frames the camera did not move from it (by ``STILL_SHIFT`` of a pixel at most,
+    ``shift_between``).  A frame moved by more is left out, not shifted back: moving a
+    frame by part of a pixel blurs it, and on rendered rolls whose camera swayed half a
+    pixel, frames shifted back read no better than the last one alone (docs/vision.md,
+    "The roll tracker")."""
+    last = frames[-1]
+    target = alignment_copy(last)
+    scale = last.shape[1] / target.shape[1]
+    kept = [
+        frame
+        for frame in frames[:-1]
+        if frame.shape == last.shape and shift_between(alignment_copy(frame), target) * scale <= STILL_SHIFT
+    ]
+    if not kept:
+        return last
+    total = last.astype(np.uint32)
+    for frame in kept:
+        total += frame
+    return ((total + (len(kept) + 1) // 2) // (len(kept) + 1)).astype(np.uint8)
+
+
+def alignment_copy(frame: np.ndarray) -> np.ndarray:
+    """A grey float copy of ``frame`` at most ``ALIGN_WIDTH`` wide, to find its shift on."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if grey.shape[1] > ALIGN_WIDTH:
+        height = round(grey.shape[0] * ALIGN_WIDTH / grey.shape[1])
+        grey = cv2.resize(grey, (ALIGN_WIDTH, height), interpolation=cv2.INTER_AREA)
+    return grey.astype(np.float32)
+
+
+def shift_between(copy: np.ndarray, target: np.ndarray) -> float:
+    """How far, in pixels of the copies, the picture moved from ``copy`` to ``target`` (two
+    ``alignment_copy``s); infinite when they are no shift of one picture at all."""
+    (dx, dy), match = cv2.phaseCorrelate(copy, target, hanning(copy.shape))
+    return float(np.hypot(dx, dy)) if match >= LEAST_MATCH else np.inf
 
 
 def shrink(frame: np.ndarray) -> np.ndarray:

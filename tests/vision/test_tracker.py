@@ -11,6 +11,7 @@ from vision.readings import NAMED_FROM, DieReadings
 from vision.tracker import (
     EDGE,
     MOST_SWAY,
+    STILL_SHIFT,
     SURE_LOOK,
     UNSURE_ROLL_FACE,
     UNSURE_VOTE,
@@ -23,6 +24,7 @@ from vision.tracker import (
     shows_other_faces,
     shrink,
     steadied,
+    steady_mean,
     vote,
 )
 
@@ -43,6 +45,7 @@ class Table:
         self.table = cv2.GaussianBlur(base, (7, 7), 0)
         self.dice: list[tuple[float, float, str]] = []  # centre x, y and face label
         self.hand: tuple[int, int] | None = None  # the hand's fingertip position
+        self.noise = 2.0  # the camera's sensor noise, grey levels
 
     def frame(self) -> np.ndarray:
         img = self.table.copy()
@@ -54,7 +57,7 @@ class Table:
             hx, hy = self.hand
             cv2.rectangle(img, (hx - 25, hy), (hx + 25, SIZE[0]), (110, 150, 210), -1)
             cv2.ellipse(img, (hx, hy), (32, 22), 0, 0, 360, (110, 150, 210), -1)
-        noise = self.rng.normal(0, 2, img.shape)  # sensor noise: must not count as motion
+        noise = self.rng.normal(0, self.noise, img.shape)  # sensor noise: must not count as motion
         return np.clip(img + noise, 0, 255).astype(np.uint8)
 
     def readings(self, misread: dict[int, str] | None = None) -> DieReadings:
@@ -423,6 +426,40 @@ def test_a_settled_roll_is_looked_at_again_once_and_that_look_names_its_faces():
     table.hand = None
     events += run(tracker, table, still(table, 30))
     assert len(events) == 1 and len(looked) == 1
+
+
+def test_the_second_look_sees_the_settled_frames_averaged_when_the_camera_stands_still():
+    table, looked = Table(), []
+    table.noise = 6.0  # a webcam in a dim room
+    tracker = RollTracker(fps=FPS, look_again=lambda frame: looked.append(frame) or table.readings())
+    frames = table.roll(["1", "2", "3"]) + still(table, 30)
+    run(tracker, table, frames)
+    table.noise = 0.0
+    clean = table.frame().astype(float)
+    error = [np.abs(frame - clean).mean() for frame in (looked[0], frames[-1])]
+    assert error[0] < 0.45 * error[1]  # nine frames: the noise a third of one frame's
+    # held in the hand, the frames are not averaged: the look sees the last one as it was
+    hand, looked[:] = Hand(2, seed=1), []
+    shaken = hand.shake(table.roll(["4", "5", "6"], shift=(0, 90)) + still(table, 30))
+    tracker.update(shaken[0], table.readings)
+    events = run(tracker, table, shaken[1:])
+    assert len(events) == 1 and len(looked) == 1
+    assert any(np.array_equal(looked[0], frame) for frame in shaken)
+
+
+def test_steady_mean_averages_only_the_frames_the_camera_did_not_move_from_the_last():
+    table = Table(seed=4)
+    table.dice = [(80, 70, "1"), (200, 150, "2")]
+    table.noise = 8.0
+    frames = still(table, 4)
+    nudged = cv2.warpAffine(frames[1], np.float32([[1, 0, 0.6], [0, 1, 0]]), frames[1].shape[1::-1])
+    other = Table(seed=5).frame()
+    small = cv2.resize(frames[2], (160, 120))
+    mixed = [frames[0], nudged, other, small, frames[2], frames[3]]
+    expected = (np.sum([frames[0], frames[2], frames[3]], 0, dtype=np.uint16) + 1) // 3
+    np.testing.assert_array_equal(steady_mean(mixed), expected.astype(np.uint8))
+    assert STILL_SHIFT < 0.6
+    assert steady_mean([nudged, other, frames[3]]) is frames[3]  # nothing to average: the last as it is
 
 
 def test_a_second_look_takes_only_the_faces_it_names_of_the_dice_it_finds():
