@@ -104,6 +104,12 @@ SURE_LOOK = 0.95
 # right, 7 wrong and 5 no die at all; at 0.6-0.65, 5 right and 5 not, so a mark there would be
 # needless as often as not (docs/vision.md, The roll tracker).
 UNSURE_ROLL_FACE = 0.6
+# A second look that names another face than the vote did (or one the vote could not name)
+# is marked from this confidence: where the two readers disagree, a look named 0.6-0.8 sure
+# was wrong twice as often as right on rendered rolls of the training split (14 to 7; the
+# held-out ones 19 to 9), where they agree no step under 0.9 was (docs/vision.md, The roll
+# tracker).
+UNSURE_DISPUTED_FACE = 0.8
 
 
 @dataclass
@@ -407,11 +413,13 @@ def decide(track: list[DieReading], frames: int) -> DieReading:
 def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
     """The voted dice with each face read as ``again`` (a second, surer reading of the settled
     table) reads it: label, confidence, likeliest faces and crop, where ``again`` found the
-    die within half a die of its voted centre and named a face. A die it could not read keeps
-    its vote, and so does one it missed, unless the vote was unsure of it too
-    (``UNSURE_VOTE``): then it is no die. A die it found that the vote lacks is added if it
-    reads that face surely (``SURE_LOOK``). Where the voted dice are, and which lean, stay
-    the vote's: the settled frames agree on them better than one look does. Left to right."""
+    die within half a die of its voted centre and named a face; a face it names against the
+    vote's less surely than ``UNSURE_DISPUTED_FACE`` is left unread, its likeliest faces
+    kept. A die it could not read keeps its vote, and so does one it missed, unless the vote
+    was unsure of it too (``UNSURE_VOTE``): then it is no die. A die it found that the vote
+    lacks is added if it reads that face surely (``SURE_LOOK``). Where the voted dice are,
+    and which lean, stay the vote's: the settled frames agree on them better than one look
+    does. Left to right."""
     if len(voted) == 0 or len(again) == 0:  # nothing looked at (no game at the table): the vote stands
         return voted
     distance = np.linalg.norm(voted.centers[:, None] - again.centers[None], axis=2)
@@ -428,7 +436,9 @@ def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
         relabelled.add(v)
         used.add(a)
         seen = looks[a]
-        dice[v] = replace(dice[v], label=seen.label, confidence=seen.confidence, top=seen.top, crop=seen.crop)
+        disputed = seen.label != dice[v].label and seen.confidence < UNSURE_DISPUTED_FACE
+        label = None if disputed else seen.label
+        dice[v] = replace(dice[v], label=label, confidence=seen.confidence, top=seen.top, crop=seen.crop)
     dice = [die for die, no_die in zip(dice, doubted, strict=True) if not no_die]
     unvoted = ~np.isfinite(distance).any(0)
     dice += [look for look, new in zip(looks, unvoted, strict=True) if new and look.confidence >= SURE_LOOK]

@@ -13,6 +13,7 @@ from vision.tracker import (
     MOST_SWAY,
     STILL_SHIFT,
     SURE_LOOK,
+    UNSURE_DISPUTED_FACE,
     UNSURE_ROLL_FACE,
     UNSURE_VOTE,
     RollTracker,
@@ -478,6 +479,22 @@ def test_a_second_look_takes_only_the_faces_it_names_of_the_dice_it_finds():
     far = DieReadings(**{**again.__dict__, "quads": again.quads + SIDE})  # a die's side away: no match
     far = far.with_faces([Face("5", SURE_LOOK / 2), Face(None, 0.2)])  # and too unsure to add
     assert list(faces_looked_again(voted, far).confidences) == list(voted.confidences)
+
+
+def test_a_second_look_that_names_another_face_than_the_vote_must_be_surer_to_name_it():
+    table = Table()
+    table.dice = [(40, 60, "1"), (85, 60, "2"), (130, 60, "3"), (175, 60, "4")]
+    voted = table.readings(misread={3: "6"}).with_faces(
+        [Face("1", 0.9), Face("2", 0.9), Face(None, 0.3), Face("6", 0.9)]
+    )
+    unsure = (UNSURE_ROLL_FACE + UNSURE_DISPUTED_FACE) / 2  # sure enough where the two agree
+    again = table.readings().with_faces(
+        [Face("1", unsure), Face("5", unsure), Face("3", unsure), Face("4", UNSURE_DISPUTED_FACE)]
+    )
+    dice = faces_looked_again(voted, again)
+    # the 2nd named against the vote, the 3rd where the vote named none: unread, the look's guess kept
+    assert list(dice.labels) == ["1", None, None, "4"]
+    assert dice.tops[1] == [("5", unsure)] and dice.confidences[2] == pytest.approx(unsure)
 
 
 def test_a_die_the_vote_lacks_is_added_when_the_second_look_reads_it_surely():
