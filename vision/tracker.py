@@ -105,10 +105,10 @@ SURE_LOOK = 0.95
 # needless as often as not (docs/vision.md, The roll tracker).
 UNSURE_ROLL_FACE = 0.6
 # A second look that names another face than the vote did (or one the vote could not name)
-# is marked from this confidence: where the two readers disagree, a look named 0.6-0.8 sure
-# was wrong twice as often as right on rendered rolls of the training split (14 to 7; the
-# held-out ones 19 to 9), where they agree no step under 0.9 was (docs/vision.md, The roll
-# tracker).
+# is marked below this confidence, not only below UNSURE_ROLL_FACE: where the two readers
+# disagree, a look named 0.6-0.8 sure was wrong twice as often as right on rendered rolls of
+# the training split (14 to 7; the held-out ones 19 to 9), where they agree the first step
+# up, 0.6-0.7, was not (3 to 3; docs/vision.md, The roll tracker).
 UNSURE_DISPUTED_FACE = 0.8
 
 
