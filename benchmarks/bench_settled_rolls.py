@@ -5,7 +5,8 @@
 
 Each labelled still of a scene folder (datasets.scenes.render) is fed to a RollTracker as the
 camera would see a throw: a black frame, then the still with fresh sensor noise until the
-roll settles (``--noise``; ``--sway`` moves each frame as a camera held in the hand would),
+roll settles (``--noise``; ``--sway`` moves each frame as a camera held in the hand would,
+``--jpeg`` sends it as a phone's MJPEG stream does),
 each frame read as a video frame is (the camera's face model, one turn) and the settled
 roll looked at again as a photo (the default model), as the web camera and `dicescore
 watch` do. The event's dice are matched to the truth as models/detector_card.py
@@ -44,9 +45,10 @@ SETTLING_FRAMES = 11  # more than the tracker's 9 at 30 fps
 SENSOR_NOISE = 1.5  # grey levels: a still camera's frames differ by about this much
 
 
-def settled_roll(image: np.ndarray, kind: str, detector, camera, photos, rng, noise: float, sway: float = 0):
+def settled_roll(image: np.ndarray, kind: str, detector, camera, photos, rng, noise: float, sway=0.0, jpeg=0):
     """The RollEvent the tracker reports for ``image`` thrown and settled, or None; each
-    settled frame with fresh sensor ``noise``, and moved by about ``sway`` pixels."""
+    settled frame with fresh sensor ``noise``, moved by about ``sway`` pixels and, given a
+    ``jpeg`` quality, sent as a JPEG (a phone's MJPEG stream)."""
     reader, photo_reader = DiceReader(kind, detector, camera), DiceReader(kind, detector, photos)
     tracker = RollTracker(fps=30, look_again=lambda frame: photo_reader.read(frame, still=True))
     tracker.update(np.zeros_like(image), DieReadings.empty())  # the throw: everything moved
@@ -54,6 +56,10 @@ def settled_roll(image: np.ndarray, kind: str, detector, camera, photos, rng, no
     for _ in range(SETTLING_FRAMES):
         frame = swayed(image, rng, sway) if sway else image
         frame = np.clip(frame + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+        if jpeg:
+            frame = cv2.imdecode(
+                cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1], cv2.IMREAD_COLOR
+            )
         event = tracker.update(frame, lambda frame=frame: reader.read(frame)) or event
     return event
 
@@ -67,13 +73,13 @@ def swayed(image: np.ndarray, rng, sway: float) -> np.ndarray:
     return cv2.warpAffine(image, shift, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
-def measure(folder: Path, detector, camera, photos, noise: float, sway: float = 0.0) -> Counter:
+def measure(folder: Path, detector, camera, photos, noise: float, sway=0.0, jpeg=0) -> Counter:
     counts = Counter()
     for truth_path in truth_paths(folder):
         truth = json.loads(truth_path.read_text())
         image = cv2.imread(str(truth_path.with_name(truth["image"])))
         rng = np.random.default_rng(0)  # each still's noise its own: a folder's order changes nothing
-        event = settled_roll(image, scene_kind(truth), detector, camera, photos, rng, noise, sway)
+        event = settled_roll(image, scene_kind(truth), detector, camera, photos, rng, noise, sway, jpeg)
         if event is None:
             counts["no event"] += 1
             continue
@@ -107,6 +113,9 @@ def main() -> None:
     parser.add_argument(
         "--sway", type=float, default=0.0, help="pixels each settled frame moves (a camera held in the hand)"
     )
+    parser.add_argument(
+        "--jpeg", type=int, default=0, help="send each frame as a JPEG of this quality (1-100)"
+    )
     parser.add_argument("--camera", type=Path, default=FAST_MODEL, help="the face model for video frames")
     parser.add_argument("--photos", type=Path, default=DEFAULT_MODEL, help="the face model for a second look")
     args = parser.parse_args()
@@ -123,7 +132,7 @@ def main() -> None:
         )
         print("| --- " * 9 + "|")
         for folder in args.folders:
-            c = measure(folder, detector, camera, photos, args.noise, args.sway)
+            c = measure(folder, detector, camera, photos, args.noise, args.sway, args.jpeg)
             must, finds = max(c["must"], 1), max(c["finds"], 1)
             print(
                 f"| {folder} | {c['images']} of {c['images'] + c['no event']} | {c['must']} "
