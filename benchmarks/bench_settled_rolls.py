@@ -6,17 +6,18 @@
 Each labelled still of a scene folder (datasets.scenes.render) is fed to a RollTracker as the
 camera would see a throw: a black frame, then the still with fresh sensor noise until the
 roll settles (``--noise``; ``--sway`` moves each frame as a camera held in the hand would,
-``--jpeg`` sends it as a phone's MJPEG stream does),
-each frame read as a video frame is (the camera's face model, one turn) and the settled
-roll looked at again as a photo (the default model), as the web camera and `dicescore
-watch` do. The event's dice are matched to the truth as models/detector_card.py
-matches a photo's finds. A still whose roll gives no event is counted apart: a hand resting
-by the dice holds the event back, as designed, and the still shows no hand leaving. The black
-frame is no picture of the table before the throw, so the hand check falls back on what the
-throw moved (``vision.tracker.differs_from``), and a skin-coloured table holds back more stills
-here than at a real table, where the frame before the throw shows the table as it lay.
+``--jpeg`` sends it as a phone's MJPEG stream does), each frame read as a video frame is (the
+camera's face model, one turn) and the settled roll looked at again as a photo (the default
+model), as the web camera and `dicescore watch` do. The event's dice are matched to the
+truth as models/detector_card.py matches a photo's finds. A still whose roll gives no event
+is counted apart: a hand resting by the dice holds the event back, as designed, and the
+still shows no hand leaving. The black frame is no picture of the table before the throw, so
+the hand check falls back on what the throw moved (``vision.tracker.differs_from``), and a
+skin-coloured table holds back more stills here than at a real table, where the frame before
+the throw shows the table as it lay.
 
-A face the roll is unsure of (``vision.tracker.UNSURE_ROLL_FACE``) is reported unread, and the
+A face the roll is unsure of (``vision.tracker.UNSURE_ROLL_FACE``, or ``UNSURE_DISPUTED_FACE``
+where the second look names another face than the vote) is reported unread, and the
 page scores it as its likeliest face, marked for a tap: such faces count as not read right,
 and are counted apart by whether that likeliest face is right. A roll with a face named wrong
 (or a die named where there is none) is one a player must catch without a mark.

@@ -170,8 +170,7 @@ class RollTracker:
             self._settled_frames.append(frame)
         if len(self._settled) < self.settle_frames:
             return None
-        dice = vote(self._settled, self.min_presence)
-        still = steady_mean(list(self._settled_frames)) if self.look_again is not None else frame
+        dice, frames = vote(self._settled, self.min_presence), list(self._settled_frames)
         self._settled.clear()
         self._settled_frames.clear()
         self._moved = None
@@ -179,7 +178,7 @@ class RollTracker:
             return None
         self._last_roll = dice
         if self.look_again is not None:
-            dice = faces_looked_again(dice, self.look_again(still))
+            dice = faces_looked_again(dice, self.look_again(steady_mean(frames)))
         dice = unread_if_unsure(dice, self.least_confidence)
         return RollEvent(dice, self.frame_index - 1, (self.frame_index - 1) / self.fps, self.expected_dice)
 
@@ -206,8 +205,8 @@ def steady_mean(frames: list[np.ndarray]) -> np.ndarray:
     those frames the camera did not move from it (by ``STILL_SHIFT`` of a pixel at most,
     ``shift_between``).  A frame moved by more is left out, not shifted back: moving a
     frame by part of a pixel blurs it, and on rendered rolls whose camera swayed half a
-    pixel, frames shifted back read no better than the last one alone (docs/vision.md,
-    "The roll tracker")."""
+    pixel, frames shifted back and averaged read worse than the last one alone
+    (docs/vision.md, "The roll tracker")."""
     last = frames[-1]
     target = alignment_copy(last)
     scale = last.shape[1] / target.shape[1]

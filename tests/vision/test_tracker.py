@@ -432,7 +432,12 @@ def test_a_settled_roll_is_looked_at_again_once_and_that_look_names_its_faces():
 def test_the_second_look_sees_the_settled_frames_averaged_when_the_camera_stands_still():
     table, looked = Table(), []
     table.noise = 6.0  # a webcam in a dim room
-    tracker = RollTracker(fps=FPS, look_again=lambda frame: looked.append(frame) or table.readings())
+
+    def look_again(frame):
+        looked.append(frame)
+        return table.readings()
+
+    tracker = RollTracker(fps=FPS, look_again=look_again)
     frames = table.roll(["1", "2", "3"]) + still(table, 30)
     run(tracker, table, frames)
     table.noise = 0.0
