@@ -107,8 +107,8 @@ UNSURE_ROLL_FACE = 0.6
 # A second look that names another face than the vote did (or one the vote could not name)
 # is marked below this confidence, not only below UNSURE_ROLL_FACE: where the two readers
 # disagree, a look named 0.6-0.8 sure was wrong twice as often as right on rendered rolls of
-# the training split (14 to 7; the held-out ones 19 to 9), where they agree the first step
-# up, 0.6-0.7, was not (3 to 3; docs/vision.md, The roll tracker).
+# the training split (15 to 7; the held-out ones 19 to 9), where they agree the first step
+# up, 0.6-0.7, was not (4 to 3; docs/vision.md, The roll tracker).
 UNSURE_DISPUTED_FACE = 0.8
 
 
