@@ -51,6 +51,7 @@ STILL_SHIFT = 0.15
 ALIGN_WIDTH = 640
 LEAST_MATCH = 0.3
 AVERAGED_FRAMES = 16  # the latest settled frames kept for it: a longer settle only costs memory
+STILL_CHANGE = 0.002  # share of pixels moved past MOTION_LEVEL, the tracker's bar for motion
 EDGE = 3  # pixels of a steadied frame's edge left out of the second comparison
 MOTION_LEVEL = 18  # grey-level change that counts a pixel as moved
 # A settled frame is no longer a picture of the table as it lay before the roll (which the
@@ -120,7 +121,7 @@ class RollTracker:
     settle_seconds: float = 0.3
     expected_dice: int | None = None  # the game's dice count, to flag a roll that shows another
     motion_level: int = MOTION_LEVEL
-    motion_fraction: float = 0.002  # share of moved pixels that counts the frame as moving
+    motion_fraction: float = STILL_CHANGE  # share of moved pixels that counts the frame as moving
     min_presence: float = 0.5  # share of the settled frames a die must be seen in to count
     # A face the roll is less sure of than this is reported unread, so that the page marks it
     # for a tap instead of showing a guess as read (``UNSURE_ROLL_FACE``).
@@ -201,19 +202,22 @@ class RollTracker:
 
 
 def steady_mean(frames: list[np.ndarray]) -> np.ndarray:
-    """The last of the settled ``frames`` with the camera's noise averaged away: the mean of
-    those frames the camera did not move from it (by ``STILL_SHIFT`` of a pixel at most,
-    ``shift_between``).  A frame moved by more is left out, not shifted back: moving a
+    """The last of ``frames`` with the camera's noise averaged away: the mean of those
+    frames that show the same still picture, nothing in it moved (``MOTION_LEVEL``, as the
+    tracker judges motion) and the camera not moved by more than ``STILL_SHIFT`` of a pixel
+    (``shift_between``).  A frame the camera moved is left out, not shifted back: moving a
     frame by part of a pixel blurs it, and on rendered rolls whose camera swayed half a
     pixel, frames shifted back and averaged read worse than the last one alone
     (docs/vision.md, "The roll tracker")."""
     last = frames[-1]
-    target = alignment_copy(last)
+    target, small = alignment_copy(last), shrink(last)
     scale = last.shape[1] / target.shape[1]
     kept = [
         frame
         for frame in frames[:-1]
-        if frame.shape == last.shape and shift_between(alignment_copy(frame), target) * scale <= STILL_SHIFT
+        if frame.shape == last.shape
+        and (cv2.absdiff(shrink(frame), small) > MOTION_LEVEL).mean() <= STILL_CHANGE
+        and shift_between(alignment_copy(frame), target) * scale <= STILL_SHIFT
     ]
     if not kept:
         return last

@@ -11,8 +11,8 @@ folder of images, an http/rtsp URL) and loads the detector and the face classifi
 * appends each settled roll to that game as its player's roll, with the classifier's
   top-k per die, and saves each die's crop for tap-to-correct to teach (``webui.crops``);
 * keeps the latest frame, each die outlined and labelled, as a JPEG for ``/live.mjpg``,
-  and a status line for the page; and the frame itself, for "Your dice" to teach the dice
-  it shows (``look``).
+  and a status line for the page; and the latest frames themselves, for "Your dice" to
+  teach the dice they show (``look``).
 
 A roll the camera could not read whole is still recorded, so a tap can fix it:
 ``guess_faces`` says how.  A video file plays at its own pace, as a camera would; a live
@@ -48,7 +48,7 @@ from vision.framing import size_hint
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw
 from vision.sources import FrameSource, Reconnecting, SourceError, open_source
-from vision.tracker import RollEvent, RollTracker
+from vision.tracker import RollEvent, RollTracker, steady_mean
 from webui.crops import SharedClassifier, save_crops
 from webui.dice import KIND_TITLES
 from webui.sources import DemoGame, TableGame, table_game
@@ -59,6 +59,7 @@ LIVE_QUALITY = 75
 # How often to look again which game the table plays, for moves made by another process
 # (appends made here are seen at once).  Each look replays the games, so not every frame.
 TABLE_LOOK_SECONDS = 5.0
+LOOKED_AT_FRAMES = 9  # the latest frames a look at the dice averages where the table is still
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +196,10 @@ class Camera:
         self.readers: dict[str, DiceReader] = {}
         self.photo_readers: dict[str, DiceReader] = {}
         self.outlined = DieReadings.empty()  # the dice drawn on the live view: the latest read
-        self.latest: np.ndarray | None = None  # the latest frame, for a look at the dice (``look``)
+        self.latest: np.ndarray | None = None  # the latest frame
+        # ... and those before it, for a look at the dice (``look``): a tuple, replaced whole
+        # each frame, so that a look on another thread takes it as it stands
+        self.recent: tuple[np.ndarray, ...] = ()
         self.target: TableGame | None = None
         self._looked = (-1, 0.0)  # (changes generation, time) of the last look at the table
         self._next_live = 0.0
@@ -251,6 +255,7 @@ class Camera:
             yield frame
 
     def step(self, app: Flask, ledger: Ledger, frame: np.ndarray) -> None:
+        self.recent = (*self.recent[1 - LOOKED_AT_FRAMES :], frame)
         self.latest = frame
         target = self.table(app, ledger)
 
@@ -284,12 +289,15 @@ class Camera:
 
     def look(self, kind: str) -> DieReadings:
         """The dice in the latest frame, read as a photo as dice of ``kind``, whatever game is
-        played: how "Your dice" teaches a set shown to the camera (``webui.dice``).  Read on
-        the caller's thread; LookupError when there is no frame to look at."""
-        frame = self.latest
-        if frame is None or not self.view.running:
+        played: how "Your dice" teaches a set shown to the camera (``webui.dice``).  The
+        frames before it that show the same still table are averaged into it, as a settled
+        roll's are (``vision.tracker.steady_mean``), so that the crops taught carry less of
+        the camera's noise.  Read on the caller's thread; LookupError when there is no frame
+        to look at."""
+        frames = self.recent
+        if not frames or not self.view.running:
             raise LookupError("the camera is not giving pictures now")
-        return self.photo_reader(kind).read(frame, still=True, unreadable=True)
+        return self.photo_reader(kind).read(steady_mean(list(frames)), still=True, unreadable=True)
 
     def photo_reader(self, kind: str) -> DiceReader:
         """The reader of a still frame as a photo: the default face model, or the camera's

@@ -461,7 +461,10 @@ def test_steady_mean_averages_only_the_frames_the_camera_did_not_move_from_the_l
     nudged = cv2.warpAffine(frames[1], np.float32([[1, 0, 0.6], [0, 1, 0]]), frames[1].shape[1::-1])
     other = Table(seed=5).frame()
     small = cv2.resize(frames[2], (160, 120))
-    mixed = [frames[0], nudged, other, small, frames[2], frames[3]]
+    table.dice[0] = (100, 70, "1")  # a die pushed along, the rest of the table as it was
+    pushed = table.frame()
+    table.dice[0] = (80, 70, "1")
+    mixed = [frames[0], nudged, other, pushed, small, frames[2], frames[3]]
     expected = (np.sum([frames[0], frames[2], frames[3]], 0, dtype=np.uint16) + 1) // 3
     np.testing.assert_array_equal(steady_mean(mixed), expected.astype(np.uint8))
     assert STILL_SHIFT < 0.6

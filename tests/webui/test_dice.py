@@ -263,6 +263,44 @@ def test_a_camera_that_has_stopped_gives_no_look(app, api, pip_dice):
     assert (response.status_code, response.json["error"]) == (409, "the camera is not giving pictures now")
 
 
+def test_a_look_averages_the_frames_of_the_still_table_before_it(app, pip_dice, monkeypatch):
+    detector, classifier, tones = pip_dice
+    seen = []
+
+    def one_pass(frame, is_print=None):  # records what the look reads
+        seen.append(frame)
+        return detector.detect(frame)
+
+    monkeypatch.setattr(detector, "detect_at_scales", one_pass)
+    clean = table(tones)
+    rng = np.random.default_rng(0)
+    noisy = [np.clip(clean + rng.normal(0, 8, clean.shape), 0, 255).astype(np.uint8) for _ in range(12)]
+    (first, tone), *rest = tones.items()
+    moved = table({(first[0] + 60, first[1]): tone, **dict(rest)})  # then a die set down elsewhere
+    for frames, expected in ((noisy, None), (noisy + [moved], moved)):
+        hold = threading.Event()
+        camera = Camera(
+            lambda frames=frames, hold=hold: Frames(frames, hold=hold),
+            detector,
+            classifier,
+            settle_seconds=SETTLE,
+        )
+        thread = camera.watch(app)
+        try:
+            deadline = time.monotonic() + 10
+            while camera.latest is not frames[-1] and time.monotonic() < deadline:
+                time.sleep(0.01)
+            labels = [die.label for die in camera.look("d6")]
+        finally:
+            hold.set()
+            thread.join(10)
+        if expected is None:  # nine noisy frames of one table: a third of one frame's noise
+            error = [np.abs(frame.astype(float) - clean).mean() for frame in (seen[-1], noisy[-1])]
+            assert error[0] < 0.45 * error[1] and labels == ["3", "5"]
+        else:  # the table changed: the frames before show another picture, and are left out
+            assert np.array_equal(seen[-1], expected)
+
+
 def test_a_look_lists_the_dice_left_to_right(app, api, tmp_path, monkeypatch):
     cells = ((10, 3, False), (4, 8, False))  # the right-hand die higher up: found first
     detector = Detector(stand_in_detector(tmp_path / "detector.onnx", cells))
