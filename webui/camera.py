@@ -196,9 +196,8 @@ class Camera:
         self.readers: dict[str, DiceReader] = {}
         self.photo_readers: dict[str, DiceReader] = {}
         self.outlined = DieReadings.empty()  # the dice drawn on the live view: the latest read
-        self.latest: np.ndarray | None = None  # the latest frame
-        # ... and those before it, for a look at the dice (``look``): a tuple, replaced whole
-        # each frame, so that a look on another thread takes it as it stands
+        # The latest frames, for a look at the dice (``look``): a tuple, replaced whole each
+        # frame, so that a look on another thread takes it as it stands
         self.recent: tuple[np.ndarray, ...] = ()
         self.target: TableGame | None = None
         self._looked = (-1, 0.0)  # (changes generation, time) of the last look at the table
@@ -256,7 +255,6 @@ class Camera:
 
     def step(self, app: Flask, ledger: Ledger, frame: np.ndarray) -> None:
         self.recent = (*self.recent[1 - LOOKED_AT_FRAMES :], frame)
-        self.latest = frame
         target = self.table(app, ledger)
 
         def read() -> DieReadings:
