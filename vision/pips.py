@@ -37,6 +37,8 @@ PIP_AREA = (0.004, 0.09)  # of the crop's area: from a small pip to a large one-
 ONE_AREA = 0.012  # of the crop's area: a lone spot smaller than this is a glint, not a one
 MIN_ROUNDNESS = 0.7  # 4 pi area / perimeter squared: a disc 1, a square 0.79, a numeral less
 MOST_ELONGATION = 1.8  # a spot's longer side over its shorter side
+CUT_ELONGATION = 3.0  # a pip cut by the crop's edge is at most this long for its width
+MIDWAY = 0.1  # of the crop's side: a lone spot this near the middle of two cut pips is theirs
 MOST_AREA_SPREAD = 2.2  # the largest pip's area over the smallest's
 SPACING = (0.15, 0.36)  # pip spacing on the grid, of the crop's side
 ONE_SPACING = 0.27  # of the crop's side: the usual spacing, to look for pips beside a one
@@ -72,9 +74,9 @@ def count_layout(contrast: np.ndarray, wipe_edges: bool = False) -> int | None:
     spots = find_spots(contrast, wipe_edges)
     if spots is None:
         return None
-    centres, areas = spots
-    if len(centres) > 6:
-        return None
+    centres, areas, cut = spots
+    if len(centres) > 6 or (len(centres) == 1 and midway_between(centres[0], cut)):
+        return None  # the middle pip of a 3 or a 5 whose corner pips the crop cuts through
     if areas.max() > MOST_AREA_SPREAD * areas.min() or (len(areas) == 1 and areas[0] < ONE_AREA):
         return None  # pips of mixed sizes, or a lone speck (glare, a smudge): no layout
     grid = fit_grid(centres / SIZE - 0.5)
@@ -102,11 +104,14 @@ def contrast_to_face(crop: np.ndarray) -> np.ndarray:
     return np.linalg.norm(lab - face, axis=2)
 
 
-def find_spots(contrast: np.ndarray, wipe_edges: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+def find_spots(
+    contrast: np.ndarray, wipe_edges: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Centres (N x 2, crop pixels) and areas (share of the crop) of the pip-like spots of
-    print, holes filled (ring pips); None when the face shows no print or print that is not
-    pip-like (a numeral, a word, a smudge).  ``wipe_edges``: thin lines along the sides are
-    no print (``without_edge_lines``)."""
+    print, holes filled (ring pips), and the centres of the pip-sized spots that the crop's
+    edge cuts through (a face outlined inside its edges); None when the face shows no print
+    or print that is not pip-like (a numeral, a word, a smudge).  ``wipe_edges``: thin lines
+    along the sides are no print (``without_edge_lines``)."""
     margin = int(SIZE * (1 - SEARCHED) / 2)
     searched = contrast[margin : SIZE - margin, margin : SIZE - margin]
     strongest = np.percentile(searched, 99)
@@ -115,11 +120,20 @@ def find_spots(contrast: np.ndarray, wipe_edges: bool = False) -> tuple[np.ndarr
     ink = (searched > max(MIN_INK, INK_SHARE * strongest)).astype(np.uint8)
     if wipe_edges:
         ink = without_edge_lines(ink)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     last = searched.shape[0] - 1
     x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
     at_edge = (x == 0) | (y == 0) | (x + w - 1 == last) | (y + h - 1 == last)
-    ink[at_edge[labels] & (labels > 0)] = 0
+    at_edge[0] = False  # the background
+    area = stats[:, 4] / SIZE**2
+    # a die's edge shows as a thin line or a wide shade, a pip cut through as a spot
+    cut = (
+        at_edge
+        & (area >= PIP_AREA[0])
+        & (area <= PIP_AREA[1])
+        & (np.maximum(w, h) <= CUT_ELONGATION * np.minimum(w, h))
+    )
+    ink[at_edge[labels]] = 0
     # fill holes (ring pips): what the background flooded from outside cannot reach is inside
     outside = np.pad(1 - ink, 1, constant_values=1)
     cv2.floodFill(outside, None, (0, 0), 2)
@@ -145,7 +159,16 @@ def find_spots(contrast: np.ndarray, wipe_edges: bool = False) -> tuple[np.ndarr
         areas.append(share)
     if not found:
         return None
-    return np.array(found), np.array(areas)
+    return np.array(found), np.array(areas), centroids[cut] + margin
+
+
+def midway_between(spot: np.ndarray, others: np.ndarray) -> bool:
+    """Whether ``spot`` lies midway between two of ``others`` (crop pixels), within ``MIDWAY``."""
+    for i in range(len(others)):
+        for j in range(i + 1, len(others)):
+            if np.linalg.norm((others[i] + others[j]) / 2 - spot) <= MIDWAY * SIZE:
+                return True
+    return False
 
 
 def without_edge_lines(ink: np.ndarray) -> np.ndarray:

@@ -104,6 +104,21 @@ def test_a_face_cut_through_a_pip_is_no_count():
     assert count_pips(crop) is None
 
 
+@pytest.mark.parametrize("count", [3, 5])
+def test_a_face_outlined_too_tight_is_no_one(count):
+    """The detector's outline a little inside the face: the crop cuts the corner pips in two
+    and shows the middle one whole (a drilled three read as a one, session 59)."""
+    crop = die_face(count, face=(70, 50, 210), ink=WHITE, size=160)[34:126, 34:126]
+    assert count_pips(crop) is None
+
+
+def test_a_one_beside_a_neighbours_pip_at_the_crop_edge_still_counts():
+    """Print the crop's edge cuts through that no middle spot sits between: another die's."""
+    crop = die_face(1, size=96)
+    cv2.circle(crop, (96, 8), 8, BLACK, -1)
+    assert count_pips(crop) == 1
+
+
 def test_rendered_faces_are_never_miscounted():
     """Crops of the trained pip and numeral families, turned and tilted any way: most tilted
     crops are left to the network, and none is counted wrong."""
