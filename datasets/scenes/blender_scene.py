@@ -108,9 +108,10 @@ def setup_render(scene, job):
     scene.view_settings.view_transform = "Standard"
 
 
-def image_material(name, texture, roughness, coat=0.0, transmission=0.0, clear=None):
+def image_material(name, texture, roughness, coat=0.0, transmission=0.0, clear=None, hollows=None, depth=0.0):
     """A textured material; ``clear``, a mask image, limits ``transmission`` to its white
-    (a translucent die's body, not its paint)."""
+    (a translucent die's body, not its paint); ``hollows``, a height image, sinks its dark
+    parts ``depth`` into the surface (a drilled die's pips), by bumping the shading."""
     material = bpy.data.materials.new(name)
     material.use_nodes = True
     nodes = material.node_tree.nodes
@@ -130,6 +131,16 @@ def image_material(name, texture, roughness, coat=0.0, transmission=0.0, clear=N
         weight.inputs[1].default_value = transmission
         material.node_tree.links.new(mask.outputs["Color"], weight.inputs[0])
         material.node_tree.links.new(weight.outputs["Value"], bsdf.inputs["Transmission Weight"])
+    if hollows is not None:
+        height = nodes.new("ShaderNodeTexImage")
+        height.image = bpy.data.images.load(hollows)
+        height.image.colorspace_settings.name = "Non-Color"
+        height.interpolation = "Cubic"  # a smooth wall, not the texels' steps
+        bump = nodes.new("ShaderNodeBump")
+        bump.inputs["Distance"].default_value = depth
+        material.node_tree.links.new(height.outputs["Color"], bump.inputs["Height"])
+        for surface in ("Normal", "Coat Normal"):  # the varnish follows the hollow too
+            material.node_tree.links.new(bump.outputs["Normal"], bsdf.inputs[surface])
     return material
 
 
@@ -202,6 +213,8 @@ def add_die(index, spec):
             coat=0.5,
             transmission=spec.get("transmission", 0.0),
             clear=spec.get("clear"),
+            hollows=spec.get("hollows"),
+            depth=spec.get("depth", 0.0),
         )
     )
     die.location = spec["start"]

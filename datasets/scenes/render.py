@@ -43,6 +43,12 @@ SCRIPT = Path(__file__).resolve().parent / "blender_scene.py"
 FACE = 128  # pixels per face in a die's texture atlas
 SWIRL_STREAM = 2000  # a swirled die's plastic draws from (seed, index, this, die)
 CLEAR_PLASTIC = 0.85  # transmission of a translucent die's body (its paint stays opaque)
+DRILL_STREAM = 3000  # a drilled die's depth draws from (seed, index, this, die)
+# A drilled die's paint lies in hollows (a real pip die's pips; engraved print on the others):
+# their depth in die widths (0.3-1 mm of a 16 mm die), and the width of their rounded wall in
+# atlas pixels (of FACE a face), past which the floor is flat.
+DRILL_DEPTH = (0.02, 0.06)
+DRILL_WALL = 5.0
 
 # Scene units: a die is 1 across (about 16 mm); gravity is scaled to match.
 TRAIN_TABLES = ("wood", "felt", "cloth", "patterned", "glass")
@@ -147,6 +153,15 @@ def clear_body(atlas: np.ndarray) -> np.ndarray:
             clear = np.linalg.norm(face - body, axis=2) < 30
             mask[row * FACE : (row + 1) * FACE, col * FACE : (col + 1) * FACE] = clear * 255
     return mask
+
+
+def drilled_hollows(atlas: np.ndarray) -> np.ndarray:
+    """A drilled die's height map for its ``atlas``: white on the face, falling under its
+    paint (``clear_body``'s black) over a rounded wall ``DRILL_WALL`` pixels wide to a flat
+    black floor; thin print is a groove that never reaches the floor."""
+    paint = (clear_body(atlas) == 0).astype(np.uint8)
+    inward = np.minimum(cv2.distanceTransform(paint, cv2.DIST_L2, 5) / DRILL_WALL, 1.0)
+    return np.round(255 * (1 - np.sin(inward * np.pi / 2))).astype(np.uint8)
 
 
 def greyish(rng, low: float, high: float) -> np.ndarray:
@@ -269,6 +284,7 @@ def scene_job(
     translucent: bool = False,
     leaning: bool = False,
     swirled: bool = False,
+    drilled: bool = False,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
 
@@ -281,6 +297,8 @@ def scene_job(
     ``translucent`` dice are clear coloured plastic under opaque paint, as casino dice are (no
     other choice changes, so the scene is the same scene with see-through dice). ``swirled``
     dice are cast in marbled or speckled plastic (``draw_atlas``), the rest of the scene as it was.
+    ``drilled`` dice have their paint sunk in hollows (``drilled_hollows``), as a real pip die's
+    pips are, each die its own depth; nothing else changes.
     ``leaning`` stands dice against a neighbour in every still of two or more dice, up to half
     of them, where a scene otherwise has one or two in 40% of stills: leaning dice to learn from.
     """
@@ -303,10 +321,14 @@ def scene_job(
         swirl = np.random.default_rng([seed, index, SWIRL_STREAM, i]) if swirled else None
         painted = draw_atlas(rng, kind, faces, heldout, swirl)
         cv2.imwrite(str(atlas), painted)
-        clear = {}
+        finish = {}  # how the die's plastic and paint differ from an opaque, flat-printed die
         if translucent:
             cv2.imwrite(str(tmp / f"die{i}-clear.png"), clear_body(painted))
-            clear = {"clear": str(tmp / f"die{i}-clear.png"), "transmission": CLEAR_PLASTIC}
+            finish = {"clear": str(tmp / f"die{i}-clear.png"), "transmission": CLEAR_PLASTIC}
+        if drilled:
+            cv2.imwrite(str(tmp / f"die{i}-hollows.png"), drilled_hollows(painted))
+            depth = np.random.default_rng([seed, index, DRILL_STREAM, i]).uniform(*DRILL_DEPTH)
+            finish |= {"hollows": str(tmp / f"die{i}-hollows.png"), "depth": float(depth)}
         if frames is None:  # a still: dropped from above, one after another, never overlapping
             angle, radius = throw.uniform(0, 2 * np.pi), cluster * np.sqrt(throw.random())
             start = [radius * np.cos(angle), radius * np.sin(angle), 1.5 + 1.9 * i + throw.uniform(0, 1.5)]
@@ -326,7 +348,7 @@ def scene_job(
                 "start": [float(v) for v in start],
                 "rotation": throw.uniform(0, 2 * np.pi, 3).tolist(),
             }
-            | clear
+            | finish
         )
         labels.append(faces)
     style = styles[rng.integers(len(styles))]
@@ -525,7 +547,7 @@ def render_scene(
 ) -> list[dict]:
     """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
     truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand,
-    views, tables, translucent, leaning, swirled)."""
+    views, tables, translucent, leaning, swirled, drilled)."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:
         job = scene_job(seed, index, split, Path(tmp), out, size, **clip)
@@ -572,6 +594,11 @@ def main(argv=None) -> int:
         action="store_true",
         help="dice cast in marbled or speckled plastic (in held-out scenes, plastics no training face shows)",
     )
+    parser.add_argument(
+        "--drilled",
+        action="store_true",
+        help="paint sunk in drilled hollows, as a real pip die's pips are (engraved print on the others)",
+    )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
         render_scene(
@@ -586,6 +613,7 @@ def main(argv=None) -> int:
             translucent=args.translucent,
             leaning=args.leaning,
             swirled=args.swirled,
+            drilled=args.drilled,
         )
     return 0
 

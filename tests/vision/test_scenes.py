@@ -14,6 +14,7 @@ from datasets.faces.photo_tables import PhotoTables
 from datasets.scenes.clips import build_clip
 from datasets.scenes.render import (
     CLEAR_PLASTIC,
+    DRILL_DEPTH,
     FACE,
     HELDOUT_TABLES,
     MORE_HELDOUT_TABLES,
@@ -106,6 +107,24 @@ def test_translucent_dice_change_nothing_else_in_the_scene(tmp_path):
         mask = cv2.imread(die.pop("clear"), cv2.IMREAD_GRAYSCALE)
         assert mask.shape == (2 * FACE, 3 * FACE) and set(np.unique(mask)) == {0, 255}
     assert json.dumps(clear).replace("clear", "T") == json.dumps(opaque).replace("opaque", "T")
+
+
+def test_drilled_dice_sink_their_paint_and_change_nothing_else(tmp_path):
+    (tmp_path / "flat").mkdir()
+    (tmp_path / "drilled").mkdir()
+    flat = scene_job(7, 3, "heldout", tmp_path / "flat", tmp_path, kind="d6")
+    drilled = scene_job(7, 3, "heldout", tmp_path / "drilled", tmp_path, kind="d6", drilled=True)
+    depths = []
+    for die in drilled["dice"]:
+        depths.append(die.pop("depth"))
+        height = cv2.imread(die.pop("hollows"), cv2.IMREAD_GRAYSCALE).astype(int)
+        paint = clear_body(cv2.imread(die["atlas"])) == 0
+        # the face stands at the top, every pip sinks below it, and the wall is no cliff:
+        # most pips reach the floor, and the face's edge never moves
+        assert (height[~paint] == 255).all() and (height[paint] < 255).all()
+        assert (height[paint] == 0).mean() > 0.2 and ((height > 0) & (height < 255)).any()
+    assert all(DRILL_DEPTH[0] <= d <= DRILL_DEPTH[1] for d in depths) and len(set(depths)) == len(depths)
+    assert json.dumps(drilled).replace("/drilled/", "/T/") == json.dumps(flat).replace("/flat/", "/T/")
 
 
 def test_leaning_scenes_stand_more_dice_and_change_nothing_else(tmp_path):
