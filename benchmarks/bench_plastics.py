@@ -1,4 +1,5 @@
-"""How the face networks read dice cast in swirled or speckled plastic (datasets.faces.plastics).
+"""How the face networks read dice cast in swirled or speckled plastic (datasets.faces.plastics),
+and dice whose paint lies in drilled hollows (datasets.faces.hollows).
 
     python benchmarks/bench_plastics.py
     python benchmarks/bench_plastics.py --families framed --model FILE.onnx --crops 300
@@ -7,9 +8,11 @@ Each crop is a face of its family drawn on flat plastic as training draws it, th
 one plastic (``cast_in``: the print stays, the plastic shows where the flat colour did) and
 seen through the renderer's camera; every plastic gets the same faces, cameras and tables, so
 a row differs from the flat one only in the plastic. Held-out plastics are made in ways no
-training face is. Read with the die kind's mask, as a photo (the default network at four
-turns, with its second look and the pip count, as `dicescore read` reads) and as one video
-frame (the camera's network at one turn): read right / read as another face (the rest unread).
+training face is. The row "drilled" is the flat plastic with the paint sunk in hollows, lit
+from a random side, as a real pip die's pips are: no training face is drilled. Read with the
+die kind's mask, as a photo (the default network at four turns, with its second look and the
+pip count, as `dicescore read` reads) and as one video frame (the camera's network at one
+turn): read right / read as another face (the rest unread).
 """
 
 from __future__ import annotations
@@ -46,9 +49,14 @@ def main() -> None:
     print("| --- | --- | --- | --- |")
     for family in args.families:
         kind = KINDS[family]
-        for style in (None, *TRAIN_PLASTICS, *HELDOUT_PLASTICS):
-            crops, truth = render_in_plastic(style, family, args.crops, SEED)
-            name = "flat" if style is None else style + (" (held out)" if style in HELDOUT_PLASTICS else "")
+        for style, drilled in (
+            (None, False),
+            (None, True),
+            *((s, False) for s in TRAIN_PLASTICS + HELDOUT_PLASTICS),
+        ):
+            crops, truth = render_in_plastic(style, family, args.crops, SEED, drilled=drilled)
+            name = "drilled" if drilled else "flat" if style is None else style
+            name += " (held out)" if style in HELDOUT_PLASTICS else ""
             as_photo = photo.classify(crops, kind=kind)
             as_frame = video.classify(crops, kind=kind, turns=(0,), second_look=False, pips=False)
             row = f"| {family} | {name} | {scores(as_photo, truth)} | {scores(as_frame, truth)} |"

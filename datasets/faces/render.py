@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from datasets.faces import hollows
 from datasets.faces.families import FAMILIES, TRAIN_FAMILIES, fonts_for
 from datasets.faces.glyphs import TRAIN_FONTS, available, suit_mask, text_mask
 from datasets.faces.plastics import TRAIN_PLASTICS, cast_in, plastic
@@ -367,11 +368,14 @@ def render_dice_set(
     return images, [label for label in labels for _ in range(views)]
 
 
-def render_in_plastic(style: str | None, family: str, n: int, seed: int, size: int = 64):
+def render_in_plastic(
+    style: str | None, family: str, n: int, seed: int, size: int = 64, drilled: bool = False
+):
     """``n`` crops of ``family``'s faces in turn, each cast in plastic ``style`` (a name in
-    ``datasets.faces.plastics.DRAW``; None: the face's flat colour).  Crop i shows the same
-    face through the same camera on the same table in every style, so styles compare crop
-    for crop.  Returns the crops and their labels."""
+    ``datasets.faces.plastics.DRAW``; None: the face's flat colour), its paint sunk in hollows
+    if ``drilled`` (``datasets.faces.hollows``).  Crop i shows the same face through the same
+    camera on the same table in every style, so styles compare crop for crop.  Returns the
+    crops and their labels."""
     labels = FAMILIES[family].labels
     crops, truth = [], []
     for i in range(n):
@@ -381,6 +385,8 @@ def render_in_plastic(style: str | None, family: str, n: int, seed: int, size: i
         if style is not None:
             cast = plastic(np.random.default_rng([seed, i, 1]), colour, CANVAS, (style,))
             face = cast_in(face, colour, cast)
+        if drilled:
+            face = hollows.drilled(np.random.default_rng([seed, i, 2]), face, colour)
         printed = DiePrint(face, colour, rounded_alpha(rng))
         crops.append(render_crop(rng, label, family, size, printed=printed))
         truth.append(label)

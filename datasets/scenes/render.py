@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from datasets.faces.families import FAMILIES, fonts_for
+from datasets.faces.hollows import hollow_height
 from datasets.faces.photo_tables import PhotoTables, photo_tables
 from datasets.faces.plastics import HELDOUT_PLASTICS, TRAIN_PLASTICS, cast_in, other_colour, plastic
 from datasets.photos_without_dice import FOLDER as PHOTOS_FOLDER
@@ -158,10 +159,8 @@ def clear_body(atlas: np.ndarray) -> np.ndarray:
 def drilled_hollows(atlas: np.ndarray) -> np.ndarray:
     """A drilled die's height map for its ``atlas``: white on the face, falling under its
     paint (``clear_body``'s black) over a rounded wall ``DRILL_WALL`` pixels wide to a flat
-    black floor; thin print is a groove that never reaches the floor."""
-    paint = (clear_body(atlas) == 0).astype(np.uint8)
-    inward = np.minimum(cv2.distanceTransform(paint, cv2.DIST_L2, 5) / DRILL_WALL, 1.0)
-    return np.round(255 * (1 - np.sin(inward * np.pi / 2))).astype(np.uint8)
+    black floor (``datasets.faces.hollows.hollow_height``)."""
+    return np.round(255 * hollow_height(clear_body(atlas) == 0, DRILL_WALL)).astype(np.uint8)
 
 
 def greyish(rng, low: float, high: float) -> np.ndarray:
