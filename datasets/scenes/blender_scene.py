@@ -48,6 +48,8 @@ def main(job_path):
         camera, lights = stage(scene, job, [], dice)
     if job.get("hand"):
         add_hand(job["hand"])  # after the physics: the dice never touch it
+    if job.get("pickup"):
+        pick_up(scene, job["pickup"], dice, job["physics"]["frames"])
     frames = []
     for number in job["frames"]:
         scene.frame_set(number)
@@ -286,6 +288,38 @@ def add_hand(spec):
             obj.keyframe_insert("location", frame=frame)
             obj.keyframe_insert("rotation_euler", frame=frame)
     return hand
+
+
+def pick_up(scene, spec, dice, last_frame):
+    """A hand that comes in from ``spec["start"]`` (beyond the picture's edge), takes the
+    dice on the table one by one, the nearest next, and goes back the way it came; each die
+    is gone from the renders after the frame the hand reached it.  Hiding a die changes the
+    physics' objects, so the simulation is stepped through again (as it was: nothing in it
+    changed)."""
+    first, last = spec["frames"]
+    scene.frame_set(first)
+    start = Vector((*spec["start"], 3.0))
+    left = [
+        die
+        for die in dice
+        if 0 < die.matrix_world.translation.z < 2 and die.matrix_world.translation.xy.length < 10
+    ]
+    path, here = [[first, list(start), spec["angle"]]], start
+    steps = len(left) + 1
+    for k in range(len(left)):
+        die = min(left, key=lambda d: (d.matrix_world.translation - here).xy.length)
+        left.remove(die)
+        here = die.matrix_world.translation.copy()
+        frame = round(first + (last - first) * (k + 1) / (steps + 1))
+        path.append([frame, [here.x, here.y, 1.3], spec["angle"]])
+        die.hide_render = False
+        die.keyframe_insert("hide_render", frame=frame)
+        die.hide_render = True
+        die.keyframe_insert("hide_render", frame=frame + 1)
+    path.append([last, list(start), spec["angle"]])
+    add_hand({"size": spec["size"], "colour": spec["colour"], "path": path})
+    for frame in range(1, last_frame + 1):
+        scene.frame_set(frame)
 
 
 def add_camera(scene, spec, middle, spread):

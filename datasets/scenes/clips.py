@@ -3,10 +3,13 @@
     python -m datasets.scenes.clips --out datasets/demo/demo.mp4 --rolls 7 --seed 5 --hand 3 --size 320 240
     python -m datasets.scenes.clips --out data/clips/a.mp4 --rolls 3 --seed 11 --hand 1
     python -m datasets.scenes.clips --out data/clips/b.mp4 --rolls 3 --split heldout
+    python -m datasets.scenes.clips --out data/clips/c.mp4 --rolls 3 --dice d6 --count 5 --pickup
 
 A clip is, per roll: the dice falling in and tumbling (rendered with motion blur), the settled
 table held for a few seconds (its last render repeated with fresh sensor noise, which is what a
-camera over a still table gives); optionally a hand waving over the settled dice.  Next to the
+camera over a still table gives); optionally a hand waving over the settled dice; and with
+``--pickup``, a hand taking the dice off the table one by one, then the empty table, as a
+player gathers them for the next throw.  Next to the
 clip, CLIP.rolls.jsonl has one line per roll in the order they settle: ``{"roll", "faces":
 [labels of the dice whose top face is at least half visible, left to right], "cocked"}``, the
 answer an end-to-end test checks.
@@ -29,8 +32,10 @@ from datasets.scenes.render import render_scene
 FPS = 30
 TUMBLE = 45  # frames while the dice fall and roll
 SETTLED = 75  # the physics frame at which the dice lie still
-HAND = (76, 120)  # frames of a hand waving over the settled dice
 STEP = 3  # moving frames are rendered every STEP frames and each shown STEP times: 3x less render time
+HAND = (76, 120)  # frames of a hand waving over the settled dice
+PICKUP = (124, 184)  # frames of a hand taking the dice off the table, after any waving
+EMPTY = PICKUP[1] + STEP  # the table after the dice were taken, the hand gone
 
 
 def write_clip(path: Path, frames, fps: int = FPS) -> None:
@@ -64,6 +69,7 @@ def build_clip(
     size=(400, 300),
     settle_seconds=5.0,
     split="train",
+    pickup=False,
 ):
     rng = np.random.default_rng(seed)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -73,10 +79,21 @@ def build_clip(
             hand = HAND if roll in hand_rolls else None
             tumble = list(range(1, TUMBLE + 1, STEP))
             waving = list(range(HAND[0], HAND[1] + 1, STEP)) if hand else []
-            wanted = tumble + [SETTLED] + waving
+            picking = list(range(PICKUP[0], PICKUP[1] + 1, STEP)) + [EMPTY] if pickup else []
+            wanted = tumble + [SETTLED] + waving + picking
             folder = Path(tmp) / f"roll{roll}"
             truths = render_scene(
-                seed, 0, folder, split, size, frames=wanted, roll=roll, kind=kind, count=count, hand=hand
+                seed,
+                0,
+                folder,
+                split,
+                size,
+                frames=wanted,
+                roll=roll,
+                kind=kind,
+                count=count,
+                hand=hand,
+                pickup=PICKUP if pickup else None,
             )
             images = {t["image"]: cv2.imread(str(folder / t["image"])) for t in truths}
             by_frame = dict(zip(wanted, truths, strict=True))
@@ -86,6 +103,9 @@ def build_clip(
             if hand:
                 frames += [images[by_frame[f]["image"]] for f in waving for _ in range(STEP)]
                 frames += hold(rng, settled, 3.0)
+            if pickup:
+                frames += [images[by_frame[f]["image"]] for f in picking[:-1] for _ in range(STEP)]
+                frames += hold(rng, images[by_frame[EMPTY]["image"]], 1.0)
             seen = [d for d in by_frame[SETTLED]["dice"] if d["visible"] >= 0.5]
             seen.sort(key=lambda d: np.mean(d["quad"], 0)[0])
             answers.append(
@@ -107,6 +127,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--hand", type=int, nargs="*", default=[], metavar="ROLL", help="rolls a hand waves over"
     )
+    parser.add_argument(
+        "--pickup", action="store_true", help="a hand takes the dice off the table after each roll"
+    )
     parser.add_argument("--size", type=int, nargs=2, default=(400, 300), metavar=("W", "H"))
     parser.add_argument(
         "--split",
@@ -124,6 +147,7 @@ def main(argv=None) -> int:
         set(args.hand),
         tuple(args.size),
         split=args.split,
+        pickup=args.pickup,
     )
     print(f"wrote {clip} ({clip.stat().st_size / 1e6:.1f} MB) and {rolls}", file=sys.stderr)
     return 0

@@ -45,6 +45,7 @@ FACE = 128  # pixels per face in a die's texture atlas
 SWIRL_STREAM = 2000  # a swirled die's plastic draws from (seed, index, this, die)
 CLEAR_PLASTIC = 0.85  # transmission of a translucent die's body (its paint stays opaque)
 DRILL_STREAM = 3000  # a drilled die's depth draws from (seed, index, this, die)
+PICKUP_STREAM = 4000  # a clip's picking hand draws from (seed, index, this, roll)
 # A drilled die's paint lies in hollows (a real pip die's pips; engraved print on the others):
 # their depth in die widths (0.3-1 mm of a 16 mm die), and the width of their rounded wall in
 # atlas pixels (of FACE a face), past which the floor is flat.
@@ -284,12 +285,14 @@ def scene_job(
     leaning: bool = False,
     swirled: bool = False,
     drilled: bool = False,
+    pickup: tuple[int, int] | None = None,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
 
     For clips, ``frames`` lists the frames to render, ``roll`` numbers one throw of the same
     dice on the same table (only the throw changes), and ``hand`` = (first, last) frame sends
-    a hand waving over the table between those frames.  For stills, ``views`` > 1 films the
+    a hand waving over the table between those frames; ``pickup`` = (first, last) sends a
+    hand that takes the dice off the table one by one (``pickup_hand``).  For stills, ``views`` > 1 films the
     same settled dice from that many cameras under as many light rigs (the physics, the
     slowest part, is shared).  ``tables`` are the table styles to draw from, by default the
     split's own (TRAIN_TABLES, HELDOUT_TABLES); each split may add its opt-in styles.
@@ -414,6 +417,11 @@ def scene_job(
         },
         "frames": frames or [physics_frames],
         "hand": hand_path(rng, hand, target, view) if hand else still_hand,
+        "pickup": pickup_hand(
+            np.random.default_rng([seed, index, PICKUP_STREAM, roll or 0]), pickup, target, view
+        )
+        if pickup
+        else None,
         "leans": leans,
         # kept for the ground truth, not used by Blender:
         "labels": labels,
@@ -496,6 +504,21 @@ def hand_path(rng, frames: tuple[int, int], target, view: float) -> dict:
     return {"size": 3.0, "colour": colour.tolist(), "path": path}
 
 
+def pickup_hand(rng, frames: tuple[int, int], target, view: float) -> dict:
+    """A hand that comes in from beyond the picture's edge between ``frames``, takes the dice
+    off the table one by one and goes (``blender_scene.pick_up`` finds where they lie)."""
+    side = rng.uniform(0, 2 * np.pi)
+    start = np.array(target[:2]) + np.array([np.cos(side), np.sin(side)]) * view
+    colour = rng.uniform([0.45, 0.3, 0.22], [0.95, 0.7, 0.55])  # skin tones, RGB
+    return {
+        "frames": list(frames),
+        "start": start.tolist(),
+        "angle": float(side + np.pi / 2),
+        "size": float(rng.uniform(2.5, 3.2)),
+        "colour": colour.tolist(),
+    }
+
+
 def truth_paths(folder) -> list[Path]:
     """The NAME.json truths of a rendered folder, in name order; Blender's NAME.result.json,
     which sits there while a scene is being rendered into it, is not one."""
@@ -545,7 +568,7 @@ def render_scene(
     seed: int, index: int, out: Path, split: str = "train", size=(320, 240), **clip
 ) -> list[dict]:
     """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
-    truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand,
+    truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand, pickup,
     views, tables, translucent, leaning, swirled, drilled)."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:

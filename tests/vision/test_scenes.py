@@ -243,12 +243,14 @@ def test_tracker_reports_each_rendered_table_once():
     assert [sorted(e.labels) for e in events] == expected[1:]
 
 
-def test_a_clip_is_rendered_from_the_split_asked_for(tmp_path, monkeypatch):
+@pytest.fixture
+def asked(monkeypatch):
+    """Blender's stand-in for clips: one grey picture a frame, one die showing 3; what each
+    roll asked for is kept."""
     asked = []
 
-    def render_scene(seed, index, folder, split, size, frames, roll, kind, count, hand):
-        """Blender's stand-in: one grey picture a frame, one die showing 3."""
-        asked.append((split, kind, count))
+    def render_scene(seed, index, folder, split, size, frames, roll, kind, count, hand, pickup):
+        asked.append({"split": split, "kind": kind, "count": count, "frames": frames, "pickup": pickup})
         folder.mkdir(parents=True, exist_ok=True)
         truths = []
         for frame in frames:
@@ -263,12 +265,57 @@ def test_a_clip_is_rendered_from_the_split_asked_for(tmp_path, monkeypatch):
         return truths
 
     monkeypatch.setattr(datasets.scenes.clips, "render_scene", render_scene)
+    return asked
+
+
+def test_a_clip_is_rendered_from_the_split_asked_for(tmp_path, asked):
     clip, rolls = build_clip(
         tmp_path / "c.mp4", 1, 2, "d6", 1, size=(64, 48), settle_seconds=0.2, split="heldout"
     )
-    assert asked == [("heldout", "d6", 1)] * 2
+    assert [(a["split"], a["kind"], a["count"], a["pickup"]) for a in asked] == [
+        ("heldout", "d6", 1, None)
+    ] * 2
     assert [json.loads(line)["faces"] for line in rolls.read_text().splitlines()] == [["3"], ["3"]]
     assert cv2.VideoCapture(str(clip)).read()[0]
+
+
+def test_a_clip_with_pickups_takes_the_dice_away_after_each_roll(tmp_path, asked):
+    """After each roll's settled table: a hand taking the dice (the pickup's frames, each
+    shown STEP times), then the empty table for a second; the rolls' answers are the same."""
+    plain, _ = build_clip(tmp_path / "a.mp4", 1, 2, "d6", 1, size=(64, 48), settle_seconds=0.2)
+    picked, rolls = build_clip(
+        tmp_path / "b.mp4", 1, 2, "d6", 1, size=(64, 48), settle_seconds=0.2, pickup=True
+    )
+    first, last = datasets.scenes.clips.PICKUP
+    assert all(
+        a["pickup"] == (first, last) and a["frames"][-1] == datasets.scenes.clips.EMPTY for a in asked[2:]
+    )
+    assert set(range(first, last + 1, datasets.scenes.clips.STEP)) <= set(asked[2]["frames"])
+
+    def length(clip):
+        return int(cv2.VideoCapture(str(clip)).get(cv2.CAP_PROP_FRAME_COUNT))
+
+    picking = len(range(first, last + 1, datasets.scenes.clips.STEP)) * datasets.scenes.clips.STEP
+    assert length(picked) - length(plain) == 2 * (picking + datasets.scenes.clips.FPS)
+    assert [json.loads(line)["faces"] for line in rolls.read_text().splitlines()] == [["3"], ["3"]]
+
+
+def test_a_picking_hand_changes_nothing_else_in_the_scene(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    frames = [1, 4, 75, 124, 187]
+    plain = scene_job(7, 0, "train", tmp_path / "a", tmp_path, frames=frames, roll=2, kind="d6")
+    picked = scene_job(
+        7, 0, "train", tmp_path / "b", tmp_path, frames=frames, roll=2, kind="d6", pickup=(124, 184)
+    )
+    hand = picked.pop("pickup")
+    assert plain.pop("pickup") is None
+    assert json.dumps(picked).replace(str(tmp_path / "b"), "T") == json.dumps(plain).replace(
+        str(tmp_path / "a"), "T"
+    )
+    assert hand["frames"] == [124, 184] and len(hand["start"]) == 2
+    # it comes in from far beyond the dice, which a clip lets go of within 3 widths of the middle
+    assert np.linalg.norm(hand["start"]) > 10
 
 
 def test_swirled_dice_change_nothing_else_in_the_scene(tmp_path):
