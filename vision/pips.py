@@ -75,7 +75,9 @@ def count_layout(contrast: np.ndarray, wipe_edges: bool = False) -> int | None:
     if spots is None:
         return None
     centres, areas, cut = spots
-    if len(centres) > 6 or (len(centres) == 1 and midway_between(centres[0], cut)):
+    if len(centres) > 6:
+        return None
+    if len(centres) == 1 and midway_between(centres[0], cut):
         return None  # the middle pip of a 3 or a 5 whose corner pips the crop cuts through
     if areas.max() > MOST_AREA_SPREAD * areas.min() or (len(areas) == 1 and areas[0] < ONE_AREA):
         return None  # pips of mixed sizes, or a lone speck (glare, a smudge): no layout
@@ -123,12 +125,15 @@ def find_spots(
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     last = searched.shape[0] - 1
     x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
-    at_edge = (x == 0) | (y == 0) | (x + w - 1 == last) | (y + h - 1 == last)
+    sides = (x == 0).astype(int) + (y == 0) + (x + w - 1 == last) + (y + h - 1 == last)
+    at_edge = sides > 0
     at_edge[0] = False  # the background
     area = stats[:, 4] / SIZE**2
-    # a die's edge shows as a thin line or a wide shade, a pip cut through as a spot
+    # A pip cut through is a spot on one side; a die's edge shows as a thin line or a wide
+    # shade, and the table in a loose crop's corner touches two sides.
     cut = (
         at_edge
+        & (sides == 1)
         & (area >= PIP_AREA[0])
         & (area <= PIP_AREA[1])
         & (np.maximum(w, h) <= CUT_ELONGATION * np.minimum(w, h))
