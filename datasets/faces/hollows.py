@@ -1,7 +1,7 @@
 """Paint sunk in drilled hollows, as a real pip die's pips are (and engraved print elsewhere).
 
     height = hollow_height(paint, wall)        # 1 on the face, falling to 0 on a hollow's floor
-    face = drilled(rng, face, face_colour)     # a flat-printed face, shaded as if drilled
+    face = drilled(rng, face, paint_of(face, face_colour))   # shaded as if drilled
 
 Every rendered face used to be printed flat. A real pip is a hollow whose wall catches the
 light on one side and lies in shade on the other, so under a lamp a pip shows a bright
@@ -14,10 +14,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-PAINT_DISTANCE = 30.0  # Lab distance from the face colour that counts a canvas pixel as paint
+PAINT_DISTANCE = 30.0  # 8-bit Lab distance from the plastic's colour that counts a pixel as paint
 WALL = (2.5, 5.0)  # a hollow's rounded wall, in pixels of a 96 px face
 STEEPNESS = (0.3, 1.0)  # a hollow's depth over its wall's width
 LIGHT_HEIGHT = (20.0, 70.0)  # the light's elevation in degrees: low light shades more
+MOST_SHADE = 0.8  # a wall's light changes by at most this share: the room lights it too
+FLOOR_DIM = 0.15  # a hollow's floor, seeing less of the room, is dimmed by up to this share
 
 
 def hollow_height(paint: np.ndarray, wall: float) -> np.ndarray:
@@ -36,16 +38,17 @@ def paint_of(face: np.ndarray, face_colour: np.ndarray) -> np.ndarray:
     return np.linalg.norm((lab - body) * np.float32([2.55, 1, 1]), axis=2) > PAINT_DISTANCE
 
 
-def drilled(rng, face: np.ndarray, face_colour: np.ndarray) -> np.ndarray:
-    """Float BGR ``face`` with its paint shaded as sunk in hollows, lit from a random side:
-    each wall brightened or darkened by its slope towards the light, the floor a little dim."""
+def drilled(rng, face: np.ndarray, paint: np.ndarray) -> np.ndarray:
+    """Float BGR ``face`` with its ``paint`` (a mask, ``paint_of`` the face as printed, before
+    any plastic is cast round it) shaded as sunk in hollows, lit from a random side: each wall
+    brightened or darkened by its slope towards the light, the floor a little dim."""
     wall = rng.uniform(*WALL)
-    height = hollow_height(paint_of(face, face_colour), wall)
+    height = hollow_height(paint, wall)
     gy, gx = np.gradient(height * wall * rng.uniform(*STEEPNESS))  # slopes, in depth per pixel
     azimuth = rng.uniform(0, 2 * np.pi)
     # Lambert's light on a slope, over that on the flat face: a wall rising towards the light
     # (the hollow's far side) is brighter, the near one in shade
     towards = -(np.cos(azimuth) * gx + np.sin(azimuth) * gy)
-    shade = np.clip(towards / np.tan(np.radians(rng.uniform(*LIGHT_HEIGHT))), -0.8, 0.8)
-    floor = 1 - 0.15 * rng.random() * (1 - height)  # the hollow's floor sees less of the room
+    shade = np.clip(towards / np.tan(np.radians(rng.uniform(*LIGHT_HEIGHT))), -MOST_SHADE, MOST_SHADE)
+    floor = 1 - FLOOR_DIM * rng.random() * (1 - height)
     return np.clip(face * (1 + shade)[..., None] * floor[..., None], 0, 1).astype(np.float32)

@@ -382,11 +382,12 @@ def render_in_plastic(
         rng = np.random.default_rng([seed, i])
         label = labels[i % len(labels)]
         face, colour = face_artwork(rng, label, family)
+        paint = hollows.paint_of(face, colour)  # as printed: a plastic's swirls are no paint
         if style is not None:
             cast = plastic(np.random.default_rng([seed, i, 1]), colour, CANVAS, (style,))
             face = cast_in(face, colour, cast)
         if drilled:
-            face = hollows.drilled(np.random.default_rng([seed, i, 2]), face, colour)
+            face = hollows.drilled(np.random.default_rng([seed, i, 2]), face, paint)
         printed = DiePrint(face, colour, rounded_alpha(rng))
         crops.append(render_crop(rng, label, family, size, printed=printed))
         truth.append(label)

@@ -23,6 +23,8 @@ from mathutils import Euler, Matrix, Vector
 # A die's faces, in the order of its texture atlas (3 columns x 2 rows): outward normals.
 FACE_NORMALS = [(0, 0, 1), (0, 0, -1), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0)]
 COCKED_DEGREES = 8  # a top face tilted more than this is a cocked (leaning) die
+HAND_HEIGHT = 3.0  # a moving hand's height over the table, in dice
+REACH_HEIGHT = 1.3  # a hand taking a die: just over its top face
 
 
 def main(job_path):
@@ -110,7 +112,9 @@ def setup_render(scene, job):
     scene.view_settings.view_transform = "Standard"
 
 
-def image_material(name, texture, roughness, coat=0.0, transmission=0.0, clear=None, hollows=None, depth=0.0):
+def image_material(
+    name, texture, roughness, coat=0.0, transmission=0.0, clear=None, hollows=None, depth=None
+):
     """A textured material; ``clear``, a mask image, limits ``transmission`` to its white
     (a translucent die's body, not its paint); ``hollows``, a height image, sinks its dark
     parts ``depth`` into the surface (a drilled die's pips), by bumping the shading."""
@@ -216,7 +220,7 @@ def add_die(index, spec):
             transmission=spec.get("transmission", 0.0),
             clear=spec.get("clear"),
             hollows=spec.get("hollows"),
-            depth=spec.get("depth", 0.0),
+            depth=spec.get("depth"),
         )
     )
     die.location = spec["start"]
@@ -292,34 +296,29 @@ def add_hand(spec):
 
 def pick_up(scene, spec, dice, last_frame):
     """A hand that comes in from ``spec["start"]`` (beyond the picture's edge), takes the
-    dice on the table one by one, the nearest next, and goes back the way it came; each die
-    is gone from the renders after the frame the hand reached it.  Hiding a die changes the
-    physics' objects, so the simulation is stepped through again (as it was: nothing in it
-    changed)."""
+    dice on the table one by one, the nearest next, and goes back the way it came, each leg
+    as long; each die is gone from the renders after the frame the hand reached it.  Keyframes
+    added to the dice after the simulation may reset its cache, so it is stepped through
+    again: it comes out as before."""
     first, last = spec["frames"]
     scene.frame_set(first)
-    start = Vector((*spec["start"], 3.0))
-    left = [
-        die
-        for die in dice
-        if 0 < die.matrix_world.translation.z < 2 and die.matrix_world.translation.xy.length < 10
-    ]
+    start = Vector((*spec["start"], HAND_HEIGHT))
+    left = [die for die in dice if die.matrix_world.translation.z > 0]  # not fallen off the table
     path, here = [[first, list(start), spec["angle"]]], start
-    steps = len(left) + 1
+    legs = len(left) + 1
     for k in range(len(left)):
         die = min(left, key=lambda d: (d.matrix_world.translation - here).xy.length)
         left.remove(die)
         here = die.matrix_world.translation.copy()
-        frame = round(first + (last - first) * (k + 1) / (steps + 1))
-        path.append([frame, [here.x, here.y, 1.3], spec["angle"]])
+        frame = round(first + (last - first) * (k + 1) / legs)
+        path.append([frame, [here.x, here.y, REACH_HEIGHT], spec["angle"]])
         die.hide_render = False
         die.keyframe_insert("hide_render", frame=frame)
         die.hide_render = True
         die.keyframe_insert("hide_render", frame=frame + 1)
     path.append([last, list(start), spec["angle"]])
     add_hand({"size": spec["size"], "colour": spec["colour"], "path": path})
-    for frame in range(1, last_frame + 1):
-        scene.frame_set(frame)
+    step_through(scene, last_frame)
 
 
 def add_camera(scene, spec, middle, spread):
@@ -383,7 +382,12 @@ def simulate(scene, table, dice, spec):
             obj.select_set(True)
             bpy.ops.rigidbody.object_add(type="PASSIVE")
             obj.select_set(False)
-    for frame in range(1, spec["frames"] + 1):  # step through once: the cache fills in order
+    step_through(scene, spec["frames"])
+
+
+def step_through(scene, last_frame):
+    """Every frame of the simulation in order, which fills its cache."""
+    for frame in range(1, last_frame + 1):
         scene.frame_set(frame)
 
 
@@ -440,7 +444,8 @@ def truth(scene, camera, die):
         "quad": quad,
         "tilt": math.degrees(math.acos(max(-1.0, min(1.0, ups[slot])))),
         "cocked": ups[slot] < math.cos(math.radians(COCKED_DEGREES)),
-        "visible": seen_share(scene, camera, die, centre, u, v, inner, rotation),
+        # a die the hand took away (``pick_up``) is no longer on the table
+        "visible": 0.0 if die.hide_render else seen_share(scene, camera, die, centre, u, v, inner, rotation),
     }
 
 

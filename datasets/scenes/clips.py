@@ -79,8 +79,8 @@ def build_clip(
             hand = HAND if roll in hand_rolls else None
             tumble = list(range(1, TUMBLE + 1, STEP))
             waving = list(range(HAND[0], HAND[1] + 1, STEP)) if hand else []
-            picking = list(range(PICKUP[0], PICKUP[1] + 1, STEP)) + [EMPTY] if pickup else []
-            wanted = tumble + [SETTLED] + waving + picking
+            picking = list(range(PICKUP[0], PICKUP[1] + 1, STEP)) if pickup else []
+            wanted = tumble + [SETTLED] + waving + picking + ([EMPTY] if pickup else [])
             folder = Path(tmp) / f"roll{roll}"
             truths = render_scene(
                 seed,
@@ -104,7 +104,7 @@ def build_clip(
                 frames += [images[by_frame[f]["image"]] for f in waving for _ in range(STEP)]
                 frames += hold(rng, settled, 3.0)
             if pickup:
-                frames += [images[by_frame[f]["image"]] for f in picking[:-1] for _ in range(STEP)]
+                frames += [images[by_frame[f]["image"]] for f in picking for _ in range(STEP)]
                 frames += hold(rng, images[by_frame[EMPTY]["image"]], 1.0)
             seen = [d for d in by_frame[SETTLED]["dice"] if d["visible"] >= 0.5]
             seen.sort(key=lambda d: np.mean(d["quad"], 0)[0])

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from datasets.faces.families import FAMILIES, fonts_for
-from datasets.faces.hollows import hollow_height
+from datasets.faces.hollows import PAINT_DISTANCE, hollow_height
 from datasets.faces.photo_tables import PhotoTables, photo_tables
 from datasets.faces.plastics import HELDOUT_PLASTICS, TRAIN_PLASTICS, cast_in, other_colour, plastic
 from datasets.photos_without_dice import FOLDER as PHOTOS_FOLDER
@@ -46,6 +46,7 @@ SWIRL_STREAM = 2000  # a swirled die's plastic draws from (seed, index, this, di
 CLEAR_PLASTIC = 0.85  # transmission of a translucent die's body (its paint stays opaque)
 DRILL_STREAM = 3000  # a drilled die's depth draws from (seed, index, this, die)
 PICKUP_STREAM = 4000  # a clip's picking hand draws from (seed, index, this, roll)
+SKIN = ([0.45, 0.3, 0.22], [0.95, 0.7, 0.55])  # a moving hand's skin tones, RGB, darkest to palest
 # A drilled die's paint lies in hollows (a real pip die's pips; engraved print on the others):
 # their depth in die widths (0.3-1 mm of a 16 mm die), and the width of their rounded wall in
 # atlas pixels (of FACE a face), past which the floor is flat.
@@ -145,14 +146,14 @@ def draw_atlas(rng, kind: str, labels: list[str], heldout: bool, swirl=None) -> 
 def clear_body(atlas: np.ndarray) -> np.ndarray:
     """A translucent die's see-through mask for its ``atlas``: white where a face shows its
     body's colour, black where it is painted.  The body's colour is each face's median (every
-    face of these dice is mostly body), within 30 in OpenCV's 8-bit Lab."""
+    face of these dice is mostly body), within ``PAINT_DISTANCE`` in OpenCV's 8-bit Lab."""
     lab = cv2.cvtColor(atlas, cv2.COLOR_BGR2LAB).astype(np.float32)
     mask = np.zeros(atlas.shape[:2], np.uint8)
     for row in range(2):
         for col in range(3):
             face = lab[row * FACE : (row + 1) * FACE, col * FACE : (col + 1) * FACE]
             body = np.median(face.reshape(-1, 3), 0)
-            clear = np.linalg.norm(face - body, axis=2) < 30
+            clear = np.linalg.norm(face - body, axis=2) < PAINT_DISTANCE
             mask[row * FACE : (row + 1) * FACE, col * FACE : (col + 1) * FACE] = clear * 255
     return mask
 
@@ -304,6 +305,8 @@ def scene_job(
     ``leaning`` stands dice against a neighbour in every still of two or more dice, up to half
     of them, where a scene otherwise has one or two in 40% of stills: leaning dice to learn from.
     """
+    if drilled and swirled:  # the hollows follow what differs from the body's colour: the swirls too
+        raise ValueError("drilled dice are drawn in flat plastic: not with swirled")
     heldout = split == "heldout"
     allowed = HELDOUT_TABLES + MORE_HELDOUT_TABLES if heldout else TRAIN_TABLES + MORE_TRAIN_TABLES
     styles = tables or (HELDOUT_TABLES if heldout else TRAIN_TABLES)
@@ -500,7 +503,7 @@ def hand_path(rng, frames: tuple[int, int], target, view: float) -> dict:
         wave = np.array([-np.sin(side), np.cos(side)]) * 1.5 * np.sin(k * 1.3)
         x, y = np.array(target[:2]) + outside * (1 - reach) + wave * reach
         path.append([frame, [float(x), float(y), 3.0], float(side + np.pi / 2)])
-    colour = rng.uniform([0.45, 0.3, 0.22], [0.95, 0.7, 0.55])  # skin tones, RGB
+    colour = rng.uniform(*SKIN)
     return {"size": 3.0, "colour": colour.tolist(), "path": path}
 
 
@@ -509,7 +512,7 @@ def pickup_hand(rng, frames: tuple[int, int], target, view: float) -> dict:
     off the table one by one and goes (``blender_scene.pick_up`` finds where they lie)."""
     side = rng.uniform(0, 2 * np.pi)
     start = np.array(target[:2]) + np.array([np.cos(side), np.sin(side)]) * view
-    colour = rng.uniform([0.45, 0.3, 0.22], [0.95, 0.7, 0.55])  # skin tones, RGB
+    colour = rng.uniform(*SKIN)
     return {
         "frames": list(frames),
         "start": start.tolist(),
@@ -619,7 +622,8 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--drilled",
         action="store_true",
-        help="paint sunk in drilled hollows, as a real pip die's pips are (engraved print on the others)",
+        help="paint sunk in drilled hollows, as a real pip die's pips are (engraved print on the"
+        " others); not with --swirled",
     )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):

@@ -1,10 +1,14 @@
 """Paint sunk in drilled hollows (datasets.faces.hollows) and the crops drawn with it."""
 
+from pathlib import Path
+
 import cv2
 import numpy as np
+import pytest
 
-from datasets.faces.hollows import drilled, hollow_height
+from datasets.faces.hollows import drilled, hollow_height, paint_of
 from datasets.faces.render import render_in_plastic
+from datasets.scenes.render import scene_job
 
 RED = np.array([0.1, 0.1, 0.8], np.float32)
 
@@ -12,7 +16,7 @@ RED = np.array([0.1, 0.1, 0.8], np.float32)
 def pip_face() -> np.ndarray:
     face = np.empty((96, 96, 3), np.float32)
     face[:] = RED
-    cv2.circle(face, (48, 48), 12, (0.95, 0.95, 0.95), -1)  # a white pip
+    cv2.circle(face, (48, 48), 12, (0.5, 0.5, 0.5), -1)  # a grey pip: its walls can brighten
     return face
 
 
@@ -28,13 +32,22 @@ def test_a_hollow_falls_from_the_face_over_its_wall_to_a_flat_floor():
 
 def test_a_drilled_pip_is_lit_on_one_wall_and_shaded_on_the_other():
     face = pip_face()
-    lit = drilled(np.random.default_rng(4), face, RED)
-    assert np.array_equal(lit, drilled(np.random.default_rng(4), face, RED))
-    assert np.allclose(lit[:20], face[:20])  # the plastic around the pip as it was
+    paint = paint_of(face, RED)
+    radius = np.hypot(*np.mgrid[-48:48, -48:48])
+    assert paint[radius < 11].all() and not paint[radius > 13].any()  # the pip, and only the pip
+    lit = drilled(np.random.default_rng(4), face, paint)
+    assert np.array_equal(lit, drilled(np.random.default_rng(4), face, paint))
+    outside = radius > 14  # past the pip and its rim's pixel
+    assert np.allclose(lit[outside], face[outside])  # the plastic round the pip as it was
     change = lit.mean(axis=2) - face.mean(axis=2)
-    rim = (np.hypot(*np.mgrid[-48:48, -48:48]) - 10.5) ** 2 < 4  # just inside the pip's edge
-    assert change[rim].min() < -0.05  # one wall in shade
-    assert abs(change[36:60, 36:60].mean()) < abs(change[rim]).max()  # the floor darkened less
+    rim = (radius - 10.5) ** 2 < 4  # just inside the pip's edge
+    assert change[rim].min() < -0.05 and change[rim].max() > 0.05  # one wall in shade, one lit
+    assert abs(change[36:60, 36:60].mean()) < abs(change[rim]).max()  # the floor changed less
+
+
+def test_drilled_and_swirled_dice_are_refused():
+    with pytest.raises(ValueError, match="flat plastic"):
+        scene_job(7, 3, "heldout", Path("/nonexistent"), Path("/nonexistent"), drilled=True, swirled=True)
 
 
 def test_drilled_crops_show_the_same_faces_through_the_same_cameras():
