@@ -33,6 +33,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from bench_phone_photos import jpeg as as_jpeg
 
 from datasets.scenes.render import truth_paths
 from models.detector_card import SEEN, in_frame, match, read_right, scene_kind, wholly_right
@@ -58,9 +59,7 @@ def settled_roll(image: np.ndarray, kind: str, detector, camera, photos, rng, no
         frame = swayed(image, rng, sway) if sway else image
         frame = np.clip(frame + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
         if jpeg:
-            frame = cv2.imdecode(
-                cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1], cv2.IMREAD_COLOR
-            )
+            frame = as_jpeg(frame, jpeg)
         event = tracker.update(frame, lambda frame=frame: reader.read(frame)) or event
     return event
 

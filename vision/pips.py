@@ -128,14 +128,14 @@ def find_spots(
     sides = (x == 0).astype(int) + (y == 0) + (x + w - 1 == last) + (y + h - 1 == last)
     at_edge = sides > 0
     at_edge[0] = False  # the background
-    area = stats[:, 4] / SIZE**2
+    shares = stats[:, 4] / SIZE**2  # of the crop, each piece of print
     # A pip cut through is a spot on one side; a die's edge shows as a thin line or a wide
     # shade, and the table in a loose crop's corner touches two sides.
     cut = (
         at_edge
         & (sides == 1)
-        & (area >= PIP_AREA[0])
-        & (area <= PIP_AREA[1])
+        & (shares >= PIP_AREA[0])
+        & (shares <= PIP_AREA[1])
         & (np.maximum(w, h) <= CUT_ELONGATION * np.minimum(w, h))
     )
     ink[at_edge[labels]] = 0
@@ -169,11 +169,9 @@ def find_spots(
 
 def midway_between(spot: np.ndarray, others: np.ndarray) -> bool:
     """Whether ``spot`` lies midway between two of ``others`` (crop pixels), within ``MIDWAY``."""
-    for i in range(len(others)):
-        for j in range(i + 1, len(others)):
-            if np.linalg.norm((others[i] + others[j]) / 2 - spot) <= MIDWAY * SIZE:
-                return True
-    return False
+    midpoints = (others[:, None] + others[None]) / 2  # of every pair, and of each with itself
+    near = np.linalg.norm(midpoints - spot, axis=2) <= MIDWAY * SIZE
+    return bool(np.triu(near, k=1).any())
 
 
 def without_edge_lines(ink: np.ndarray) -> np.ndarray:
