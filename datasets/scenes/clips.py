@@ -132,6 +132,9 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--size", type=int, nargs=2, default=(400, 300), metavar=("W", "H"))
     parser.add_argument(
+        "--settle", type=float, default=5.0, metavar="SECONDS", help="how long each settled roll is held"
+    )
+    parser.add_argument(
         "--split",
         choices=("train", "heldout"),
         default="train",
@@ -146,6 +149,7 @@ def main(argv=None) -> int:
         args.count,
         set(args.hand),
         tuple(args.size),
+        settle_seconds=args.settle,
         split=args.split,
         pickup=args.pickup,
     )
