@@ -113,11 +113,13 @@ def setup_render(scene, job):
 
 
 def image_material(
-    name, texture, roughness, coat=0.0, transmission=0.0, clear=None, hollows=None, depth=None
+    name, texture, roughness, coat=0.0, transmission=0.0, clear=None, hollows=None, depth=None, scatter=None
 ):
     """A textured material; ``clear``, a mask image, limits ``transmission`` to its white
     (a translucent die's body, not its paint); ``hollows``, a height image, sinks its dark
-    parts ``depth`` into the surface (a drilled die's pips), by bumping the shading."""
+    parts ``depth`` into the surface (a drilled die's pips), by bumping the shading;
+    ``scatter`` (body mask, weight, scale, radius) lets light wander inside the body's plastic
+    before it leaves (subsurface scattering), not under its paint."""
     material = bpy.data.materials.new(name)
     material.use_nodes = True
     nodes = material.node_tree.nodes
@@ -147,6 +149,18 @@ def image_material(
         material.node_tree.links.new(height.outputs["Color"], bump.inputs["Height"])
         for surface in ("Normal", "Coat Normal"):  # the varnish follows the hollow too
             material.node_tree.links.new(bump.outputs["Normal"], bsdf.inputs[surface])
+    if scatter is not None:
+        bsdf.subsurface_method = "RANDOM_WALK"
+        bsdf.inputs["Subsurface Scale"].default_value = scatter["scale"]
+        bsdf.inputs["Subsurface Radius"].default_value = scatter["radius"]
+        body = nodes.new("ShaderNodeTexImage")
+        body.image = bpy.data.images.load(scatter["body"])
+        body.image.colorspace_settings.name = "Non-Color"
+        weight = nodes.new("ShaderNodeMath")
+        weight.operation = "MULTIPLY"
+        weight.inputs[1].default_value = scatter["weight"]
+        material.node_tree.links.new(body.outputs["Color"], weight.inputs[0])
+        material.node_tree.links.new(weight.outputs["Value"], bsdf.inputs["Subsurface Weight"])
     return material
 
 
@@ -221,6 +235,7 @@ def add_die(index, spec):
             clear=spec.get("clear"),
             hollows=spec.get("hollows"),
             depth=spec.get("depth"),
+            scatter=spec.get("scatter"),
         )
     )
     die.location = spec["start"]

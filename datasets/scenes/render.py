@@ -46,12 +46,17 @@ SWIRL_STREAM = 2000  # a swirled die's plastic draws from (seed, index, this, di
 CLEAR_PLASTIC = 0.85  # transmission of a translucent die's body (its paint stays opaque)
 DRILL_STREAM = 3000  # a drilled die's depth draws from (seed, index, this, die)
 PICKUP_STREAM = 4000  # a clip's picking hand draws from (seed, index, this, roll)
+SCATTER_STREAM = 5000  # a scattering die's plastic draws from (seed, index, this, die)
 SKIN = ([0.45, 0.3, 0.22], [0.95, 0.7, 0.55])  # a moving hand's skin tones, RGB, darkest to palest
 # A drilled die's paint lies in hollows (a real pip die's pips; engraved print on the others):
 # their depth in die widths (0.3-1 mm of a 16 mm die), and the width of their rounded wall in
 # atlas pixels (of FACE a face), past which the floor is flat.
 DRILL_DEPTH = (0.02, 0.06)
 DRILL_WALL = 5.0
+# Light wanders into a real die's plastic before it leaves (subsurface scattering): how much
+# of the body's diffuse light does so, and how far, in die widths (0.5-2.5 mm of a 16 mm die).
+SCATTER_WEIGHT = (0.4, 1.0)
+SCATTER_SCALE = (0.03, 0.15)
 
 # Scene units: a die is 1 across (about 16 mm); gravity is scaled to match.
 TRAIN_TABLES = ("wood", "felt", "cloth", "patterned", "glass")
@@ -156,6 +161,18 @@ def clear_body(atlas: np.ndarray) -> np.ndarray:
             clear = np.linalg.norm(face - body, axis=2) < PAINT_DISTANCE
             mask[row * FACE : (row + 1) * FACE, col * FACE : (col + 1) * FACE] = clear * 255
     return mask
+
+
+def scattering_body(rng: np.random.Generator, atlas: np.ndarray) -> dict:
+    """How light scatters inside a die's plastic: its weight and distance (``SCATTER_WEIGHT``,
+    ``SCATTER_SCALE``), and a radius per RGB channel that follows the body's colour, the
+    median of its unpainted texels, since the dye absorbs the others on the way."""
+    body = np.median(atlas[clear_body(atlas) > 0].reshape(-1, 3), 0)[::-1] / 255
+    return {
+        "weight": float(rng.uniform(*SCATTER_WEIGHT)),
+        "scale": float(rng.uniform(*SCATTER_SCALE)),
+        "radius": [round(0.25 + 0.75 * float(c), 3) for c in body],
+    }
 
 
 def drilled_hollows(atlas: np.ndarray) -> np.ndarray:
@@ -286,6 +303,7 @@ def scene_job(
     leaning: bool = False,
     swirled: bool = False,
     drilled: bool = False,
+    scattering: bool = False,
     pickup: tuple[int, int] | None = None,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
@@ -301,12 +319,13 @@ def scene_job(
     other choice changes, so the scene is the same scene with see-through dice). ``swirled``
     dice are cast in marbled or speckled plastic (``draw_atlas``), the rest of the scene as it was.
     ``drilled`` dice have their paint sunk in hollows (``drilled_hollows``), as a real pip die's
-    pips are, each die its own depth; nothing else changes.
+    pips are, each die its own depth; nothing else changes. ``scattering`` dice let light
+    wander inside their plastic (``scattering_body``), each die its own; nothing else changes.
     ``leaning`` stands dice against a neighbour in every still of two or more dice, up to half
     of them, where a scene otherwise has one or two in 40% of stills: leaning dice to learn from.
     """
-    if drilled and swirled:  # the hollows follow what differs from the body's colour: the swirls too
-        raise ValueError("drilled dice are drawn in flat plastic: not with swirled")
+    if (drilled or scattering) and swirled:  # both follow what differs from the body's colour: swirls too
+        raise ValueError("drilled and scattering dice are drawn in flat plastic: not with swirled")
     heldout = split == "heldout"
     allowed = HELDOUT_TABLES + MORE_HELDOUT_TABLES if heldout else TRAIN_TABLES + MORE_TRAIN_TABLES
     styles = tables or (HELDOUT_TABLES if heldout else TRAIN_TABLES)
@@ -334,6 +353,10 @@ def scene_job(
             cv2.imwrite(str(tmp / f"die{i}-hollows.png"), drilled_hollows(painted))
             depth = np.random.default_rng([seed, index, DRILL_STREAM, i]).uniform(*DRILL_DEPTH)
             finish |= {"hollows": str(tmp / f"die{i}-hollows.png"), "depth": float(depth)}
+        if scattering:
+            cv2.imwrite(str(tmp / f"die{i}-body.png"), clear_body(painted))
+            scatter = np.random.default_rng([seed, index, SCATTER_STREAM, i])
+            finish["scatter"] = scattering_body(scatter, painted) | {"body": str(tmp / f"die{i}-body.png")}
         if frames is None:  # a still: dropped from above, one after another, never overlapping
             angle, radius = throw.uniform(0, 2 * np.pi), cluster * np.sqrt(throw.random())
             start = [radius * np.cos(angle), radius * np.sin(angle), 1.5 + 1.9 * i + throw.uniform(0, 1.5)]
@@ -572,7 +595,7 @@ def render_scene(
 ) -> list[dict]:
     """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
     truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand, pickup,
-    views, tables, translucent, leaning, swirled, drilled)."""
+    views, tables, translucent, leaning, swirled, drilled, scattering)."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:
         job = scene_job(seed, index, split, Path(tmp), out, size, **clip)
@@ -625,6 +648,11 @@ def main(argv=None) -> int:
         help="paint sunk in drilled hollows, as a real pip die's pips are (engraved print on the"
         " others); not with --swirled",
     )
+    parser.add_argument(
+        "--scattering",
+        action="store_true",
+        help="light scattered inside the dice's plastic (subsurface), as in real dice; not with --swirled",
+    )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
         render_scene(
@@ -640,6 +668,7 @@ def main(argv=None) -> int:
             leaning=args.leaning,
             swirled=args.swirled,
             drilled=args.drilled,
+            scattering=args.scattering,
         )
     return 0
 

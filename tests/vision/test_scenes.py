@@ -19,10 +19,13 @@ from datasets.scenes.render import (
     HELDOUT_TABLES,
     MORE_HELDOUT_TABLES,
     MORE_TRAIN_TABLES,
+    SCATTER_SCALE,
+    SCATTER_WEIGHT,
     TRAIN_TABLES,
     clear_body,
     die_faces,
     draw_table,
+    scattering_body,
     scene_job,
 )
 from scoring.faces import CARD_LABELS, DIE_KINDS
@@ -125,6 +128,33 @@ def test_drilled_dice_sink_their_paint_and_change_nothing_else(tmp_path):
         assert (height[paint] == 0).mean() > 0.2 and ((height > 0) & (height < 255)).any()
     assert all(DRILL_DEPTH[0] <= d <= DRILL_DEPTH[1] for d in depths) and len(set(depths)) == len(depths)
     assert json.dumps(drilled).replace("/drilled/", "/T/") == json.dumps(flat).replace("/flat/", "/T/")
+
+
+def test_scattering_dice_scatter_in_their_body_only_and_change_nothing_else(tmp_path):
+    (tmp_path / "flat").mkdir()
+    (tmp_path / "scattering").mkdir()
+    flat = scene_job(7, 3, "heldout", tmp_path / "flat", tmp_path, kind="d6")
+    scattering = scene_job(7, 3, "heldout", tmp_path / "scattering", tmp_path, kind="d6", scattering=True)
+    draws = []
+    for die in scattering["dice"]:
+        scatter = die.pop("scatter")
+        body = cv2.imread(scatter["body"], cv2.IMREAD_GRAYSCALE)
+        # the light wanders in the plastic, never under the paint
+        assert (body == clear_body(cv2.imread(die["atlas"]))).all() and 0 < (body == 0).mean() < 0.5
+        assert SCATTER_WEIGHT[0] <= scatter["weight"] <= SCATTER_WEIGHT[1]
+        assert SCATTER_SCALE[0] <= scatter["scale"] <= SCATTER_SCALE[1]
+        draws.append(scatter["scale"])
+    assert len(set(draws)) == len(draws)  # each die its own plastic
+    assert json.dumps(scattering).replace("/scattering/", "/T/") == json.dumps(flat).replace("/flat/", "/T/")
+    with pytest.raises(ValueError, match="flat plastic"):
+        scene_job(7, 3, "heldout", tmp_path / "flat", tmp_path, kind="d6", scattering=True, swirled=True)
+
+
+def test_light_scattered_in_a_dies_plastic_keeps_the_bodys_colour():
+    atlas = np.full((2 * FACE, 3 * FACE, 3), (40, 40, 200), np.uint8)  # red plastic (BGR)
+    cv2.circle(atlas, (FACE // 2, FACE // 2), 12, (245, 245, 245), -1)  # a white pip, not the body
+    red, green, blue = scattering_body(np.random.default_rng(0), atlas)["radius"]
+    assert red > 0.8 and green == blue < 0.4
 
 
 def test_leaning_scenes_stand_more_dice_and_change_nothing_else(tmp_path):
@@ -298,6 +328,16 @@ def test_a_clip_with_pickups_takes_the_dice_away_after_each_roll(tmp_path, asked
     picking = len(range(first, last + 1, datasets.scenes.clips.STEP)) * datasets.scenes.clips.STEP
     assert length(picked) - length(plain) == 2 * (picking + datasets.scenes.clips.FPS)
     assert [json.loads(line)["faces"] for line in rolls.read_text().splitlines()] == [["3"], ["3"]]
+
+
+def test_the_clip_command_holds_each_settled_roll_as_long_as_asked(tmp_path, asked):
+    def length(settle):
+        clip = tmp_path / f"{settle}.mp4"
+        argv = ["--out", str(clip), "--rolls", "2", "--dice", "d6", "--count", "1", "--size", "64", "48"]
+        assert datasets.scenes.clips.main(argv + ["--settle", str(settle)]) == 0
+        return int(cv2.VideoCapture(str(clip)).get(cv2.CAP_PROP_FRAME_COUNT))
+
+    assert length(1.0) - length(0.5) == 2 * 0.5 * datasets.scenes.clips.FPS
 
 
 def test_a_picking_hand_changes_nothing_else_in_the_scene(tmp_path):
