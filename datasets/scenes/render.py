@@ -47,6 +47,9 @@ CLEAR_PLASTIC = 0.85  # transmission of a translucent die's body (its paint stay
 DRILL_STREAM = 3000  # a drilled die's depth draws from (seed, index, this, die)
 PICKUP_STREAM = 4000  # a clip's picking hand draws from (seed, index, this, roll)
 SCATTER_STREAM = 5000  # a scattering die's plastic draws from (seed, index, this, die)
+# Cycles' samples a pixel; under 64 its denoiser smooths the noise away, and with it some of
+# a small die's print (docs/vision-limits.md, session 60)
+SAMPLES = 8
 SKIN = ([0.45, 0.3, 0.22], [0.95, 0.7, 0.55])  # a moving hand's skin tones, RGB, darkest to palest
 # A drilled die's paint lies in hollows (a real pip die's pips; engraved print on the others):
 # their depth in die widths (0.3-1 mm of a 16 mm die), and the width of their rounded wall in
@@ -304,6 +307,7 @@ def scene_job(
     swirled: bool = False,
     drilled: bool = False,
     scattering: bool = False,
+    samples: int = SAMPLES,
     pickup: tuple[int, int] | None = None,
 ) -> dict:
     """Every choice for scene ``index``: textures written to ``tmp``, the rest in the job dict.
@@ -321,6 +325,7 @@ def scene_job(
     ``drilled`` dice have their paint sunk in hollows (``drilled_hollows``), as a real pip die's
     pips are, each die its own depth; nothing else changes. ``scattering`` dice let light
     wander inside their plastic (``scattering_body``), each die its own; nothing else changes.
+    ``samples`` is Cycles' samples a pixel (``SAMPLES``).
     ``leaning`` stands dice against a neighbour in every still of two or more dice, up to half
     of them, where a scene otherwise has one or two in 40% of stills: leaning dice to learn from.
     """
@@ -419,7 +424,7 @@ def scene_job(
         "name": f"scene{index:05d}" + (f"_roll{roll:02d}" if roll is not None else ""),
         "out_dir": str(out),
         "size": list(size),
-        "samples": 8,
+        "samples": samples,
         "threads": 1,
         "fps": 30,
         "motion_blur": frames is not None,
@@ -595,7 +600,7 @@ def render_scene(
 ) -> list[dict]:
     """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
     truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand, pickup,
-    views, tables, translucent, leaning, swirled, drilled, scattering)."""
+    views, tables, translucent, leaning, swirled, drilled, scattering, samples)."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:
         job = scene_job(seed, index, split, Path(tmp), out, size, **clip)
@@ -653,6 +658,12 @@ def main(argv=None) -> int:
         action="store_true",
         help="light scattered inside the dice's plastic (subsurface), as in real dice; not with --swirled",
     )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=SAMPLES,
+        help="Cycles' samples a pixel: more renders slower and keeps small print sharper (denoised under 64)",
+    )
     args = parser.parse_args(argv)
     for index in tqdm(range(args.start, args.start + args.count), desc="scenes", unit="scene"):
         render_scene(
@@ -669,6 +680,7 @@ def main(argv=None) -> int:
             swirled=args.swirled,
             drilled=args.drilled,
             scattering=args.scattering,
+            samples=args.samples,
         )
     return 0
 

@@ -19,6 +19,7 @@ from datasets.scenes.render import (
     HELDOUT_TABLES,
     MORE_HELDOUT_TABLES,
     MORE_TRAIN_TABLES,
+    SAMPLES,
     SCATTER_SCALE,
     SCATTER_WEIGHT,
     TRAIN_TABLES,
@@ -148,6 +149,15 @@ def test_scattering_dice_scatter_in_their_body_only_and_change_nothing_else(tmp_
     assert json.dumps(scattering).replace("/scattering/", "/T/") == json.dumps(flat).replace("/flat/", "/T/")
     with pytest.raises(ValueError, match="flat plastic"):
         scene_job(7, 3, "heldout", tmp_path / "flat", tmp_path, kind="d6", scattering=True, swirled=True)
+
+
+def test_more_samples_change_only_the_samples(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    plain = scene_job(7, 3, "heldout", tmp_path / "a", tmp_path)
+    sharper = scene_job(7, 3, "heldout", tmp_path / "b", tmp_path, samples=4 * SAMPLES)
+    assert (plain.pop("samples"), sharper.pop("samples")) == (SAMPLES, 4 * SAMPLES)
+    assert json.dumps(sharper).replace("/b/", "/T/") == json.dumps(plain).replace("/a/", "/T/")
 
 
 def test_light_scattered_in_a_dies_plastic_keeps_the_bodys_colour():
