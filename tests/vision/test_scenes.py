@@ -113,11 +113,22 @@ def test_translucent_dice_change_nothing_else_in_the_scene(tmp_path):
     assert json.dumps(clear).replace("clear", "T") == json.dumps(opaque).replace("opaque", "T")
 
 
+def jobs_without_and_with(tmp_path, **change):
+    """Held-out scene 3 of seed 7 (pip dice) as it is and with ``change``, each job's textures
+    in a folder of its own."""
+    jobs = []
+    for name, asked in (("plain", {}), ("changed", change)):
+        (tmp_path / name).mkdir()
+        jobs.append(scene_job(7, 3, "heldout", tmp_path / name, tmp_path, kind="d6", **asked))
+    return jobs
+
+
+def the_same_but_folders(plain: dict, changed: dict) -> bool:
+    return json.dumps(changed).replace("/changed/", "/T/") == json.dumps(plain).replace("/plain/", "/T/")
+
+
 def test_drilled_dice_sink_their_paint_and_change_nothing_else(tmp_path):
-    (tmp_path / "flat").mkdir()
-    (tmp_path / "drilled").mkdir()
-    flat = scene_job(7, 3, "heldout", tmp_path / "flat", tmp_path, kind="d6")
-    drilled = scene_job(7, 3, "heldout", tmp_path / "drilled", tmp_path, kind="d6", drilled=True)
+    flat, drilled = jobs_without_and_with(tmp_path, drilled=True)
     depths = []
     for die in drilled["dice"]:
         depths.append(die.pop("depth"))
@@ -128,14 +139,11 @@ def test_drilled_dice_sink_their_paint_and_change_nothing_else(tmp_path):
         assert (height[~paint] == 255).all() and (height[paint] < 255).all()
         assert (height[paint] == 0).mean() > 0.2 and ((height > 0) & (height < 255)).any()
     assert all(DRILL_DEPTH[0] <= d <= DRILL_DEPTH[1] for d in depths) and len(set(depths)) == len(depths)
-    assert json.dumps(drilled).replace("/drilled/", "/T/") == json.dumps(flat).replace("/flat/", "/T/")
+    assert the_same_but_folders(flat, drilled)
 
 
 def test_scattering_dice_scatter_in_their_body_only_and_change_nothing_else(tmp_path):
-    (tmp_path / "flat").mkdir()
-    (tmp_path / "scattering").mkdir()
-    flat = scene_job(7, 3, "heldout", tmp_path / "flat", tmp_path, kind="d6")
-    scattering = scene_job(7, 3, "heldout", tmp_path / "scattering", tmp_path, kind="d6", scattering=True)
+    flat, scattering = jobs_without_and_with(tmp_path, scattering=True)
     draws = []
     for die in scattering["dice"]:
         scatter = die.pop("scatter")
@@ -146,18 +154,15 @@ def test_scattering_dice_scatter_in_their_body_only_and_change_nothing_else(tmp_
         assert SCATTER_SCALE[0] <= scatter["scale"] <= SCATTER_SCALE[1]
         draws.append(scatter["scale"])
     assert len(set(draws)) == len(draws)  # each die its own plastic
-    assert json.dumps(scattering).replace("/scattering/", "/T/") == json.dumps(flat).replace("/flat/", "/T/")
+    assert the_same_but_folders(flat, scattering)
     with pytest.raises(ValueError, match="flat plastic"):
-        scene_job(7, 3, "heldout", tmp_path / "flat", tmp_path, kind="d6", scattering=True, swirled=True)
+        scene_job(7, 3, "heldout", tmp_path / "plain", tmp_path, kind="d6", scattering=True, swirled=True)
 
 
 def test_more_samples_change_only_the_samples(tmp_path):
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    plain = scene_job(7, 3, "heldout", tmp_path / "a", tmp_path)
-    sharper = scene_job(7, 3, "heldout", tmp_path / "b", tmp_path, samples=4 * SAMPLES)
+    plain, sharper = jobs_without_and_with(tmp_path, samples=4 * SAMPLES)
     assert (plain.pop("samples"), sharper.pop("samples")) == (SAMPLES, 4 * SAMPLES)
-    assert json.dumps(sharper).replace("/b/", "/T/") == json.dumps(plain).replace("/a/", "/T/")
+    assert the_same_but_folders(plain, sharper)
 
 
 def test_light_scattered_in_a_dies_plastic_keeps_the_bodys_colour():
