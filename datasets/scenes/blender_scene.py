@@ -131,14 +131,7 @@ def image_material(
     bsdf.inputs["Coat Weight"].default_value = coat
     bsdf.inputs["Transmission Weight"].default_value = transmission
     if clear is not None:
-        mask = nodes.new("ShaderNodeTexImage")
-        mask.image = bpy.data.images.load(clear)
-        mask.image.colorspace_settings.name = "Non-Color"
-        weight = nodes.new("ShaderNodeMath")
-        weight.operation = "MULTIPLY"
-        weight.inputs[1].default_value = transmission
-        material.node_tree.links.new(mask.outputs["Color"], weight.inputs[0])
-        material.node_tree.links.new(weight.outputs["Value"], bsdf.inputs["Transmission Weight"])
+        weigh_by_mask(material, clear, transmission, bsdf.inputs["Transmission Weight"])
     if hollows is not None:
         height = nodes.new("ShaderNodeTexImage")
         height.image = bpy.data.images.load(hollows)
@@ -150,18 +143,22 @@ def image_material(
         for surface in ("Normal", "Coat Normal"):  # the varnish follows the hollow too
             material.node_tree.links.new(bump.outputs["Normal"], bsdf.inputs[surface])
     if scatter is not None:
-        bsdf.subsurface_method = "RANDOM_WALK"
         bsdf.inputs["Subsurface Scale"].default_value = scatter["scale"]
         bsdf.inputs["Subsurface Radius"].default_value = scatter["radius"]
-        body = nodes.new("ShaderNodeTexImage")
-        body.image = bpy.data.images.load(scatter["body"])
-        body.image.colorspace_settings.name = "Non-Color"
-        weight = nodes.new("ShaderNodeMath")
-        weight.operation = "MULTIPLY"
-        weight.inputs[1].default_value = scatter["weight"]
-        material.node_tree.links.new(body.outputs["Color"], weight.inputs[0])
-        material.node_tree.links.new(weight.outputs["Value"], bsdf.inputs["Subsurface Weight"])
+        weigh_by_mask(material, scatter["body"], scatter["weight"], bsdf.inputs["Subsurface Weight"])
     return material
+
+
+def weigh_by_mask(material, mask_path, weight, socket):
+    """Feed ``socket`` ``weight`` where the mask image is white and nothing where it is black."""
+    mask = material.node_tree.nodes.new("ShaderNodeTexImage")
+    mask.image = bpy.data.images.load(mask_path)
+    mask.image.colorspace_settings.name = "Non-Color"
+    times = material.node_tree.nodes.new("ShaderNodeMath")
+    times.operation = "MULTIPLY"
+    times.inputs[1].default_value = weight
+    material.node_tree.links.new(mask.outputs["Color"], times.inputs[0])
+    material.node_tree.links.new(times.outputs["Value"], socket)
 
 
 def colour_material(name, rgb, roughness=0.5, metallic=0.0):

@@ -132,7 +132,11 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--size", type=int, nargs=2, default=(400, 300), metavar=("W", "H"))
     parser.add_argument(
-        "--settle", type=float, default=5.0, metavar="SECONDS", help="how long each settled roll is held"
+        "--settle",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long each settled roll is held (one a hand waves over: 1 s, and 3 s after the hand)",
     )
     parser.add_argument(
         "--split",

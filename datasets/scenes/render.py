@@ -57,7 +57,8 @@ SKIN = ([0.45, 0.3, 0.22], [0.95, 0.7, 0.55])  # a moving hand's skin tones, RGB
 DRILL_DEPTH = (0.02, 0.06)
 DRILL_WALL = 5.0
 # Light wanders into a real die's plastic before it leaves (subsurface scattering): how much
-# of the body's diffuse light does so, and how far, in die widths (0.5-2.5 mm of a 16 mm die).
+# of the body's diffuse light does so, and how far its farthest colour goes, in die widths
+# (0.5-2.5 mm of a 16 mm die; the body's other colours go a quarter to all of that).
 SCATTER_WEIGHT = (0.4, 1.0)
 SCATTER_SCALE = (0.03, 0.15)
 
@@ -166,11 +167,14 @@ def clear_body(atlas: np.ndarray) -> np.ndarray:
     return mask
 
 
-def scattering_body(rng: np.random.Generator, atlas: np.ndarray) -> dict:
+def scattering_body(rng: np.random.Generator, atlas: np.ndarray, body_mask: np.ndarray) -> dict:
     """How light scatters inside a die's plastic: its weight and distance (``SCATTER_WEIGHT``,
     ``SCATTER_SCALE``), and a radius per RGB channel that follows the body's colour, the
-    median of its unpainted texels, since the dye absorbs the others on the way."""
-    body = np.median(atlas[clear_body(atlas) > 0].reshape(-1, 3), 0)[::-1] / 255
+    median of the texels ``body_mask`` (``clear_body``) leaves unpainted, or of the whole
+    atlas where it leaves none, since the dye absorbs the other colours on the way. The
+    colour is the atlas's sRGB, not linear light: near enough to tint the way."""
+    body_texels = atlas[body_mask > 0] if body_mask.any() else atlas.reshape(-1, 3)
+    body = np.median(body_texels, 0)[::-1] / 255
     return {
         "weight": float(rng.uniform(*SCATTER_WEIGHT)),
         "scale": float(rng.uniform(*SCATTER_SCALE)),
@@ -324,7 +328,9 @@ def scene_job(
     dice are cast in marbled or speckled plastic (``draw_atlas``), the rest of the scene as it was.
     ``drilled`` dice have their paint sunk in hollows (``drilled_hollows``), as a real pip die's
     pips are, each die its own depth; nothing else changes. ``scattering`` dice let light
-    wander inside their plastic (``scattering_body``), each die its own; nothing else changes.
+    wander inside their plastic (``scattering_body``), each die its own; nothing else changes
+    (with ``translucent`` too, most of the body's light goes through instead: Cycles layers
+    transmission over scattering).
     ``samples`` is Cycles' samples a pixel (``SAMPLES``).
     ``leaning`` stands dice against a neighbour in every still of two or more dice, up to half
     of them, where a scene otherwise has one or two in 40% of stills: leaning dice to learn from.
@@ -351,17 +357,19 @@ def scene_job(
         painted = draw_atlas(rng, kind, faces, heldout, swirl)
         cv2.imwrite(str(atlas), painted)
         finish = {}  # how the die's plastic and paint differ from an opaque, flat-printed die
+        body_path = str(tmp / f"die{i}-body.png")  # its unpainted plastic, white
+        if translucent or scattering:
+            body_mask = clear_body(painted)
+            cv2.imwrite(body_path, body_mask)
         if translucent:
-            cv2.imwrite(str(tmp / f"die{i}-clear.png"), clear_body(painted))
-            finish = {"clear": str(tmp / f"die{i}-clear.png"), "transmission": CLEAR_PLASTIC}
+            finish = {"clear": body_path, "transmission": CLEAR_PLASTIC}
         if drilled:
             cv2.imwrite(str(tmp / f"die{i}-hollows.png"), drilled_hollows(painted))
             depth = np.random.default_rng([seed, index, DRILL_STREAM, i]).uniform(*DRILL_DEPTH)
             finish |= {"hollows": str(tmp / f"die{i}-hollows.png"), "depth": float(depth)}
         if scattering:
-            cv2.imwrite(str(tmp / f"die{i}-body.png"), clear_body(painted))
             scatter = np.random.default_rng([seed, index, SCATTER_STREAM, i])
-            finish["scatter"] = scattering_body(scatter, painted) | {"body": str(tmp / f"die{i}-body.png")}
+            finish["scatter"] = scattering_body(scatter, painted, body_mask) | {"body": body_path}
         if frames is None:  # a still: dropped from above, one after another, never overlapping
             angle, radius = throw.uniform(0, 2 * np.pi), cluster * np.sqrt(throw.random())
             start = [radius * np.cos(angle), radius * np.sin(angle), 1.5 + 1.9 * i + throw.uniform(0, 1.5)]
@@ -611,6 +619,13 @@ def render_scene(
     return truths
 
 
+def at_least_one(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {number}")
+    return number
+
+
 def main(argv=None) -> int:
     from tqdm import tqdm
 
@@ -660,7 +675,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument(
         "--samples",
-        type=int,
+        type=at_least_one,
         default=SAMPLES,
         help="Cycles' samples a pixel: more renders slower and keeps small print sharper (denoised under 64)",
     )

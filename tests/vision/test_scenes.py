@@ -152,11 +152,24 @@ def test_scattering_dice_scatter_in_their_body_only_and_change_nothing_else(tmp_
         assert (body == clear_body(cv2.imread(die["atlas"]))).all() and 0 < (body == 0).mean() < 0.5
         assert SCATTER_WEIGHT[0] <= scatter["weight"] <= SCATTER_WEIGHT[1]
         assert SCATTER_SCALE[0] <= scatter["scale"] <= SCATTER_SCALE[1]
+        assert all(0.25 <= channel <= 1 for channel in scatter["radius"])
         draws.append(scatter["scale"])
     assert len(set(draws)) == len(draws)  # each die its own plastic
     assert the_same_but_folders(flat, scattering)
     with pytest.raises(ValueError, match="flat plastic"):
         scene_job(7, 3, "heldout", tmp_path / "plain", tmp_path, kind="d6", scattering=True, swirled=True)
+
+
+def test_the_render_command_passes_on_what_it_is_asked(monkeypatch, tmp_path):
+    asked = []
+    monkeypatch.setattr(datasets.scenes.render, "render_scene", lambda *a, **k: asked.append(k))
+    argv = ["--out", str(tmp_path), "--count", "1", "--split", "heldout"]
+    assert datasets.scenes.render.main(argv + ["--scattering", "--drilled", "--samples", "32"]) == 0
+    assert asked[0]["scattering"] and asked[0]["drilled"] and asked[0]["samples"] == 32
+    assert datasets.scenes.render.main(argv) == 0
+    assert not asked[1]["scattering"] and asked[1]["samples"] == SAMPLES
+    with pytest.raises(SystemExit):
+        datasets.scenes.render.main(argv + ["--samples", "0"])
 
 
 def test_more_samples_change_only_the_samples(tmp_path):
@@ -167,9 +180,13 @@ def test_more_samples_change_only_the_samples(tmp_path):
 
 def test_light_scattered_in_a_dies_plastic_keeps_the_bodys_colour():
     atlas = np.full((2 * FACE, 3 * FACE, 3), (40, 40, 200), np.uint8)  # red plastic (BGR)
-    cv2.circle(atlas, (FACE // 2, FACE // 2), 12, (245, 245, 245), -1)  # a white pip, not the body
-    red, green, blue = scattering_body(np.random.default_rng(0), atlas)["radius"]
+    cv2.circle(atlas, (FACE // 2, FACE // 2), 12, (245, 245, 245), -1)  # a white pip
+    red, green, blue = scattering_body(np.random.default_rng(0), atlas, clear_body(atlas))["radius"]
     assert red > 0.8 and green == blue < 0.4
+    # where the mask leaves no texel unpainted, the whole atlas's colour (here white), not NaN
+    atlas[:, : 3 * FACE * 3 // 5] = 245
+    nowhere = np.zeros(atlas.shape[:2], np.uint8)
+    assert scattering_body(np.random.default_rng(0), atlas, nowhere)["radius"] == [0.971, 0.971, 0.971]
 
 
 def test_leaning_scenes_stand_more_dice_and_change_nothing_else(tmp_path):
