@@ -133,9 +133,7 @@ def image_material(
     if clear is not None:
         weigh_by_mask(material, clear, transmission, bsdf.inputs["Transmission Weight"])
     if hollows is not None:
-        height = nodes.new("ShaderNodeTexImage")
-        height.image = bpy.data.images.load(hollows)
-        height.image.colorspace_settings.name = "Non-Color"
+        height = data_image(material, hollows)
         height.interpolation = "Cubic"  # a smooth wall, not the texels' steps
         bump = nodes.new("ShaderNodeBump")
         bump.inputs["Distance"].default_value = depth
@@ -151,14 +149,20 @@ def image_material(
 
 def weigh_by_mask(material, mask_path, weight, socket):
     """Feed ``socket`` ``weight`` where the mask image is white and nothing where it is black."""
-    mask = material.node_tree.nodes.new("ShaderNodeTexImage")
-    mask.image = bpy.data.images.load(mask_path)
-    mask.image.colorspace_settings.name = "Non-Color"
+    mask = data_image(material, mask_path)
     times = material.node_tree.nodes.new("ShaderNodeMath")
     times.operation = "MULTIPLY"
     times.inputs[1].default_value = weight
     material.node_tree.links.new(mask.outputs["Color"], times.inputs[0])
     material.node_tree.links.new(times.outputs["Value"], socket)
+
+
+def data_image(material, path):
+    """An image node of ``material`` that reads ``path`` as numbers (a mask, a height), not colour."""
+    node = material.node_tree.nodes.new("ShaderNodeTexImage")
+    node.image = bpy.data.images.load(path)
+    node.image.colorspace_settings.name = "Non-Color"
+    return node
 
 
 def colour_material(name, rgb, roughness=0.5, metallic=0.0):

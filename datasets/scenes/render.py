@@ -182,11 +182,11 @@ def scattering_body(rng: np.random.Generator, atlas: np.ndarray, body_mask: np.n
     }
 
 
-def drilled_hollows(atlas: np.ndarray) -> np.ndarray:
-    """A drilled die's height map for its ``atlas``: white on the face, falling under its
-    paint (``clear_body``'s black) over a rounded wall ``DRILL_WALL`` pixels wide to a flat
-    black floor (``datasets.faces.hollows.hollow_height``)."""
-    return np.round(255 * hollow_height(clear_body(atlas) == 0, DRILL_WALL)).astype(np.uint8)
+def drilled_hollows(body_mask: np.ndarray) -> np.ndarray:
+    """A drilled die's height map for its atlas's ``body_mask`` (``clear_body``): white on the
+    face, falling under its paint (the mask's black) over a rounded wall ``DRILL_WALL`` pixels
+    wide to a flat black floor (``datasets.faces.hollows.hollow_height``)."""
+    return np.round(255 * hollow_height(body_mask == 0, DRILL_WALL)).astype(np.uint8)
 
 
 def greyish(rng, low: float, high: float) -> np.ndarray:
@@ -357,14 +357,14 @@ def scene_job(
         painted = draw_atlas(rng, kind, faces, heldout, swirl)
         cv2.imwrite(str(atlas), painted)
         finish = {}  # how the die's plastic and paint differ from an opaque, flat-printed die
+        body_mask = clear_body(painted) if translucent or drilled or scattering else None
         body_path = str(tmp / f"die{i}-body.png")  # its unpainted plastic, white
         if translucent or scattering:
-            body_mask = clear_body(painted)
             cv2.imwrite(body_path, body_mask)
         if translucent:
             finish = {"clear": body_path, "transmission": CLEAR_PLASTIC}
         if drilled:
-            cv2.imwrite(str(tmp / f"die{i}-hollows.png"), drilled_hollows(painted))
+            cv2.imwrite(str(tmp / f"die{i}-hollows.png"), drilled_hollows(body_mask))
             depth = np.random.default_rng([seed, index, DRILL_STREAM, i]).uniform(*DRILL_DEPTH)
             finish |= {"hollows": str(tmp / f"die{i}-hollows.png"), "depth": float(depth)}
         if scattering:
