@@ -1008,7 +1008,7 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
         command += f" --photo-table-share {recipe['photo_table_share']}"
     if recipe.get("swirled"):
         command += f" --swirled {recipe['swirled']:g}"
-    for key in ("degrade", "relight"):
+    for key in ("degrade", "relight", "soften"):
         if recipe.get(key):
             command += f" --{key} {recipe[key]:g}"
     quantized = recipe.get("quantized")

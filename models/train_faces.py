@@ -75,6 +75,12 @@ HAZE = (0.35, 0.85)  # contrast kept when washed out (glare, haze, auto-exposure
 CAST = 0.45  # the most a warm (tungsten) or cool (shade) light takes from blue or red
 CURVE = (0.7, 1.5)  # gamma of a camera's contrast curve
 RELIGHT_CHANCES = {"cast": 0.5, "exposure": 0.7, "haze": 0.35, "curve": 0.3}  # of each change, per crop
+# --soften: a die this many px across (drawn on a log scale) seen through soft optics, or a
+# renderer's denoiser, then enlarged to 64 as ``rectify`` enlarges it.  At 320x240 a die is
+# 12-25 px, and a blur of 0.7 px there cost the held-out scene dice 13 points (84.7 -> 71.7%,
+# docs/vision-limits.md, session 61); the pool's faces are drawn 28 px and up.
+SOFT_SIDE = (16, 40)
+SOFT_BLUR = (0.2, 0.8)  # Gaussian sigma, px at that size
 # --negatives: real photos with no dice (datasets/photos_without_dice.py), cut into ``none`` crops
 NEGATIVES_SEED = 4444
 NEGATIVE_SCALES = (0.5, 1.0, 2.0)  # each photo shown at these sizes, as near and far dice would be
@@ -390,6 +396,19 @@ def relit(rng, crops: np.ndarray) -> np.ndarray:
     return smooth_noisy(out)
 
 
+def softened(rng, crops: np.ndarray) -> np.ndarray:
+    """A copy of N x 64 x 64 x 3 uint8 ``crops``, each as a small die through soft optics
+    shows it (``SOFT_SIDE``, ``SOFT_BLUR``), enlarged back to the crop's size."""
+    out = np.empty_like(crops)
+    size = crops.shape[1]
+    for i, crop in enumerate(crops):
+        side = int(np.exp(rng.uniform(*np.log(SOFT_SIDE))))
+        small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(*SOFT_BLUR))
+        out[i] = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
 def _degrade_chunk(job):
     crops, seed = job
     return webcam_degraded(np.random.default_rng(seed), crops, share=1.0)
@@ -400,19 +419,32 @@ def _relight_chunk(job):
     return relit(np.random.default_rng(seed), crops)
 
 
+def _soften_chunk(job):
+    crops, seed = job
+    return softened(np.random.default_rng(seed), crops)
+
+
 def degraded_copy(
-    images: np.ndarray, share: float, seed, workers: int, pool=None, relight: float = 0.0
+    images: np.ndarray,
+    share: float,
+    seed,
+    workers: int,
+    pool=None,
+    relight: float = 0.0,
+    soften: float = 0.0,
 ) -> np.ndarray:
     """A copy of ``images`` with ``relight`` of its crops (drawn from ``seed``) under new light
-    (``relit``), then ``share`` of them as a dim webcam gives them (``webcam_degraded``), each
-    share drawn on its own, made in parallel chunks by ``pool`` if given: degrading each batch on
-    the training thread would leave a GPU idle most of the time.  The same for any number of
-    workers."""
+    (``relit``), ``soften`` of them small and soft (``softened``), then ``share`` of them as a
+    dim webcam gives them (``webcam_degraded``), each share drawn on its own, made in parallel
+    chunks by ``pool`` if given: degrading each batch on the training thread would leave a GPU
+    idle most of the time.  The same for any number of workers."""
     rng = np.random.default_rng(seed)
     noisy = np.flatnonzero(rng.random(len(images)) < share)  # drawn first, as before --relight
     lit = np.flatnonzero(rng.random(len(images)) < relight)
+    soft = np.flatnonzero(rng.random(len(images)) < soften)  # last, as before --soften
     out = images.copy()
-    for chosen, change, tag in ((lit, _relight_chunk, [1]), (noisy, _degrade_chunk, [])):
+    changes = ((lit, _relight_chunk, [1]), (soft, _soften_chunk, [2]), (noisy, _degrade_chunk, []))
+    for chosen, change, tag in changes:
         parts = [chosen[s : s + CHUNK] for s in range(0, len(chosen), CHUNK)]
         jobs = [(out[part], [*np.atleast_1d(seed), i, *tag]) for i, part in enumerate(parts)]
         for part, crops in zip(parts, (pool.imap if pool else map)(change, jobs), strict=True):
@@ -448,6 +480,7 @@ def train(
     degrade: float = 0.0,
     workers: int = 1,
     relight: float = 0.0,
+    soften: float = 0.0,
 ) -> FaceNet:
     """FaceNet trained on the pool ``images``; ``scenes`` (crops, labels) make ``scene_share`` of an epoch.
 
@@ -460,7 +493,8 @@ def train(
     them (``webcam_degraded``; drawn afresh each epoch by ``workers`` processes) while the
     teacher reads them as rendered: the network learns to read a noisy crop as the teacher
     reads a clean one.  With ``relight``, that share is first shown under new light (``relit``),
-    the teacher again reading it as rendered.  Weights from an ONNX file (``init``) train with
+    the teacher again reading it as rendered; with ``soften``, that share small and soft
+    (``softened``).  Weights from an ONNX file (``init``) train with
     their batch norms frozen, as ``face_net.from_onnx`` rebuilds them.
     """
     torch.manual_seed(seed)
@@ -478,7 +512,7 @@ def train(
     pixels = torch.from_numpy(images).to(device)
     # with --degrade or --relight, each epoch shows the pool with fresh shares of it changed, by these
     # processes
-    changed = degrade or relight
+    changed = degrade or relight or soften
     degraders = get_context("spawn").Pool(workers) if changed and workers > 1 else None
     epoch_size = pool_size + scene_draws(pool_size, scene_size, scene_share)
     steps = epochs * (epoch_size // batch)
@@ -492,7 +526,7 @@ def train(
     for epoch in range(epochs):
         order = epoch_order(generator, pool_size, scene_size, scene_share)
         if changed:
-            degraded = degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders, relight)
+            degraded = degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders, relight, soften)
             shown_pixels = torch.from_numpy(degraded).to(device)
         for b in range(epoch_size // batch):
             idx = order[b * batch : (b + 1) * batch].to(device)
@@ -523,6 +557,7 @@ def train(
         name += (f"-scenes{scene_size}" if scene_size else "") + ("-distilled" if teacher is not None else "")
         name += f"-degraded{degrade:g}" if degrade else ""
         name += f"-relit{relight:g}" if relight else ""
+        name += f"-softened{soften:g}" if soften else ""
         weights = {key: value.cpu() for key, value in model.state_dict().items()}
         torch.save(weights, CACHE / f"checkpoint-{name}-epoch{epoch}.pt")
     bar.close()
@@ -650,6 +685,13 @@ def main(argv=None):
         metavar="SHARE",
         help="show this share of each batch under light the renders do not cover (dim, washed out, a cast)",
     )
+    parser.add_argument(
+        "--soften",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="show this share of each batch as a small die through soft optics (12-32 px, blurred)",
+    )
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
     add_device_arguments(parser, "models.face_card")
@@ -702,6 +744,7 @@ def main(argv=None):
         args.degrade,
         args.workers,
         args.relight,
+        args.soften,
     )
     trained = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -763,6 +806,8 @@ def main(argv=None):
     if args.relight:
         recipe |= {"relight": args.relight, "exposure": list(EXPOSURE), "haze": list(HAZE), "cast": CAST}
         recipe |= {"curve": list(CURVE), "relight_chances": RELIGHT_CHANCES}
+    if args.soften:
+        recipe |= {"soften": args.soften, "soft_side": list(SOFT_SIDE), "soft_blur": list(SOFT_BLUR)}
     if args.history:
         recipe["history"] = args.history
     export(model, model_path, recipe)

@@ -118,9 +118,9 @@ def test_an_8_bit_card_compares_its_float_model_only_when_the_file_is_there():
 
 
 def test_the_reproduce_command_shows_the_crops_as_the_run_showed_them():
-    recipe = {"seed": 36, "init": "data/faces/start.onnx", "degrade": 0.5, "relight": 0.4}
+    recipe = {"seed": 36, "init": "data/faces/start.onnx", "degrade": 0.5, "relight": 0.4, "soften": 0.5}
     assert reproduce_command(recipe, "faces-fast.onnx").endswith(
-        "--init data/faces/start.onnx --degrade 0.5 --relight 0.4"
+        "--init data/faces/start.onnx --degrade 0.5 --relight 0.4 --soften 0.5"
     )
     assert "--degrade" not in reproduce_command({"seed": 36, "degrade": 0.0}, "faces-fast.onnx")
     swirled = reproduce_command({"seed": 36, "swirled": 0.6}, "faces-fast.onnx")

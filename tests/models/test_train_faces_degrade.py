@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import onnxruntime as ort
 import pytest
@@ -134,3 +135,39 @@ def test_a_recipe_without_relight_degrades_the_same_crops_as_before():
     assert (train_faces.degraded_copy(crops, 0.5, seed, workers=1) == expected).all()
     relit = train_faces.degraded_copy(crops, 0.5, seed, workers=1, relight=0.5)
     assert (relit != expected).any()
+
+
+def detail(crops: np.ndarray) -> np.ndarray:
+    """Each crop's fine detail: the mean absolute step between neighbouring pixels."""
+    grey = crops.astype(np.float32).mean(3)
+    return np.abs(np.diff(grey, axis=2)).mean((1, 2))
+
+
+def test_softened_crops_are_seeded_copies_of_small_soft_faces():
+    crops = render_set(200, 7)[0]
+    before = crops.copy()
+    soft = train_faces.softened(np.random.default_rng(1), crops)
+    assert (crops == before).all()  # a copy: the pool is not changed
+    assert (soft == train_faces.softened(np.random.default_rng(1), crops)).all()
+    assert soft.shape == crops.shape
+    # a small face, blurred, keeps its picture but loses its fine strokes
+    assert (detail(soft) < 0.8 * detail(crops)).mean() > 0.9
+    assert np.abs(coarse(soft) - coarse(crops)).mean() < 6
+
+
+def coarse(crops: np.ndarray) -> np.ndarray:
+    """Each crop shrunk to 8 x 8: its picture without its strokes."""
+    return np.stack([cv2.resize(crop, (8, 8), interpolation=cv2.INTER_AREA) for crop in crops]).astype(float)
+
+
+def test_softening_changes_its_share_of_the_crops_and_leaves_earlier_recipes_alone():
+    crops = render_set(200, 7)[0]
+    seed = [3, 1, 0]
+    # --soften draws after --degrade's and --relight's choices
+    assert (
+        train_faces.degraded_copy(crops, 0.5, seed, workers=1)
+        == train_faces.degraded_copy(crops, 0.5, seed, workers=1, soften=0.0)
+    ).all()
+    soft = train_faces.degraded_copy(crops, 0.0, seed, workers=1, soften=0.5)
+    changed = (soft != crops).reshape(len(crops), -1).any(1)
+    assert 0.35 < changed.mean() < 0.65
