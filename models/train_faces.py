@@ -75,7 +75,7 @@ HAZE = (0.35, 0.85)  # contrast kept when washed out (glare, haze, auto-exposure
 CAST = 0.45  # the most a warm (tungsten) or cool (shade) light takes from blue or red
 CURVE = (0.7, 1.5)  # gamma of a camera's contrast curve
 RELIGHT_CHANCES = {"cast": 0.5, "exposure": 0.7, "haze": 0.35, "curve": 0.3}  # of each change, per crop
-# --soften: a die this many px across (drawn on a log scale) seen through soft optics, or a
+# --soften: a die's crop this many px across (drawn on a log scale) seen through soft optics, or a
 # renderer's denoiser, then enlarged to 64 as ``rectify`` enlarges it.  At 320x240 a die is
 # 12-25 px, and a blur of 0.7 px there cost the held-out scene dice 13 points (84.7 -> 71.7%,
 # docs/vision-limits.md, session 61); the pool's faces are drawn 28 px and up.
@@ -510,8 +510,8 @@ def train(
     targets = torch.tensor([LABELS.index(label) for label in labels], device=device)
     # N x H x W x 3 uint8, converted per batch to save memory
     pixels = torch.from_numpy(images).to(device)
-    # with --degrade or --relight, each epoch shows the pool with fresh shares of it changed, by these
-    # processes
+    # with --degrade, --relight or --soften, each epoch shows the pool with fresh shares of it changed,
+    # by these processes
     changed = degrade or relight or soften
     degraders = get_context("spawn").Pool(workers) if changed and workers > 1 else None
     epoch_size = pool_size + scene_draws(pool_size, scene_size, scene_share)
@@ -690,7 +690,8 @@ def main(argv=None):
         type=float,
         default=0.0,
         metavar="SHARE",
-        help="show this share of each batch as a small die through soft optics (12-32 px, blurred)",
+        help="show this share of each batch as a small die through soft optics"
+        f" ({SOFT_SIDE[0]}-{SOFT_SIDE[1]} px, blurred)",
     )
     parser.add_argument("--history", help="how the --init weights were trained, for the model card")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")

@@ -108,12 +108,20 @@ def test_changed_training_reads_changed_crops_as_the_teacher_reads_them_as_rende
     assert gap_to(taught, changed, changed_x) < gap_to(taught, clean_only, changed_x)
 
 
-def test_relit_crops_are_seeded_copies_under_light_the_renders_do_not_reach():
+def seeded_copy(change) -> tuple[np.ndarray, np.ndarray]:
+    """Rendered crops and ``change``'s copy of them, checked to leave the pool as it was and to
+    depend on its seed alone."""
     crops = render_set(200, 7)[0]
     before = crops.copy()
-    lit = train_faces.relit(np.random.default_rng(1), crops)
+    changed = change(np.random.default_rng(1), crops)
     assert (crops == before).all()  # a copy: the pool is not changed
-    assert (lit == train_faces.relit(np.random.default_rng(1), crops)).all()
+    assert (changed == change(np.random.default_rng(1), crops)).all()
+    assert changed.shape == crops.shape
+    return crops, changed
+
+
+def test_relit_crops_are_seeded_copies_under_light_the_renders_do_not_reach():
+    crops, lit = seeded_copy(train_faces.relit)
     brightness = lit.reshape(len(lit), -1, 3).mean(1) / crops.reshape(len(crops), -1, 3).mean(1)
     contrast = lit.reshape(len(lit), -1).std(1) / crops.reshape(len(crops), -1).std(1)
     # the renders' exposure reaches down to about 0.55 and their colour about 15% apart: the
@@ -144,12 +152,7 @@ def detail(crops: np.ndarray) -> np.ndarray:
 
 
 def test_softened_crops_are_seeded_copies_of_small_soft_faces():
-    crops = render_set(200, 7)[0]
-    before = crops.copy()
-    soft = train_faces.softened(np.random.default_rng(1), crops)
-    assert (crops == before).all()  # a copy: the pool is not changed
-    assert (soft == train_faces.softened(np.random.default_rng(1), crops)).all()
-    assert soft.shape == crops.shape
+    crops, soft = seeded_copy(train_faces.softened)
     # a small face, blurred, keeps its picture but loses its fine strokes
     assert (detail(soft) < 0.8 * detail(crops)).mean() > 0.9
     assert np.abs(coarse(soft) - coarse(crops)).mean() < 6
