@@ -1,0 +1,85 @@
+"""How the face network reads small dice when the picture is a little soft: rendered stills
+blurred whole, their dice cut from the true outlines.
+
+    python benchmarks/bench_soft_dice.py data/scenes/heldout-s32
+    python benchmarks/bench_soft_dice.py data/scenes/heldout --blur 0 0.7 --model FILE.onnx
+
+A cheap webcam's lens, a phone's noise reduction and a renderer's denoiser all soften a
+picture by under a pixel, which a die 12-25 px across (a 320x240 frame) does not survive
+well (docs/vision-limits.md, session 61). Each still is blurred by each ``--blur`` (a
+Gaussian's sigma in the still's pixels; 0 leaves it as rendered), then every die seen whole
+(90% or more) and not leaning is cut from its true outline, so the detector plays no part,
+and read with its die kind's mask: as a photo (four turns, the second look and the pip
+count, as `dicescore read` reads) and at one turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.train_detector import load_scenes
+from vision.faces import DEFAULT_MODEL, FaceClassifier
+from vision.readings import rectify
+
+KINDS = ("d6", "cubes", "square-shooters")
+SEEN_WHOLE = 0.9
+
+
+def blurred(image: np.ndarray, sigma: float) -> np.ndarray:
+    return cv2.GaussianBlur(image, (0, 0), sigma) if sigma > 0 else image
+
+
+def read_right(classifier: FaceClassifier, folder: Path, sigma: float) -> Counter:
+    """Per die kind: the dice cut (``(kind, "dice")``), and those read right as a photo
+    (``(kind, "photo")``) and at one turn (``(kind, "one turn")``)."""
+    counts = Counter()
+    for image, truth in load_scenes(folder):
+        dice = [die for die in truth["dice"] if die["visible"] >= SEEN_WHOLE and not die["cocked"]]
+        if not dice:
+            continue
+        kind = dice[0]["kind"]  # a rendered scene holds dice of one kind
+        crops = rectify(blurred(image, sigma), np.float32([die["quad"] for die in dice]))
+        as_photo = classifier.classify(crops, kind=kind)
+        one_turn = classifier.classify(crops, kind=kind, turns=(0,), second_look=False)
+        for die, photo, turn in zip(dice, as_photo, one_turn, strict=True):
+            counts[kind, "dice"] += 1
+            counts[kind, "photo"] += photo.label == die["label"]
+            counts[kind, "one turn"] += turn.label == die["label"]
+    return counts
+
+
+def row(folder: Path, sigma: float, counts: Counter) -> str:
+    dice = sum(counts[kind, "dice"] for kind in KINDS)
+    shares = [100 * sum(counts[kind, way] for kind in KINDS) / max(dice, 1) for way in ("photo", "one turn")]
+    per_kind = ", ".join(
+        f"{kind} {counts[kind, 'photo']} of {counts[kind, 'dice']}" for kind in KINDS if counts[kind, "dice"]
+    )
+    return f"| {folder} | {sigma:g} | {dice} | {shares[0]:.1f}% | {shares[1]:.1f}% | {per_kind} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", type=Path, nargs="+", help="labelled scene folders")
+    parser.add_argument("--blur", type=float, nargs="+", default=[0.0, 0.5, 0.7, 1.0], help="sigmas, px")
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="the face model to read with")
+    args = parser.parse_args()
+    if any(sigma < 0 for sigma in args.blur):
+        parser.error("--blur: a sigma is 0 (as rendered) or more")
+    print(f"dice seen whole and not leaning, cut from their true outlines, read by {args.model.name}:")
+    print("| folder | blur (px) | dice | read right as a photo | at one turn | as a photo, per kind |")
+    print("| --- " * 6 + "|")
+    with tempfile.TemporaryDirectory() as no_examples:
+        classifier = FaceClassifier(args.model, data_dir=no_examples)
+        for folder in args.folders:
+            for sigma in args.blur:
+                print(row(folder, sigma, read_right(classifier, folder, sigma)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
