@@ -24,10 +24,10 @@ import cv2
 import numpy as np
 
 from models.train_detector import load_scenes
+from scoring.faces import DIE_KINDS
 from vision.faces import DEFAULT_MODEL, FaceClassifier
 from vision.readings import rectify
 
-KINDS = ("d6", "cubes", "square-shooters")
 SEEN_WHOLE = 0.9
 
 
@@ -55,10 +55,14 @@ def read_right(classifier: FaceClassifier, folder: Path, sigma: float) -> Counte
 
 
 def row(folder: Path, sigma: float, counts: Counter) -> str:
-    dice = sum(counts[kind, "dice"] for kind in KINDS)
-    shares = [100 * sum(counts[kind, way] for kind in KINDS) / max(dice, 1) for way in ("photo", "one turn")]
+    dice = sum(counts[kind, "dice"] for kind in DIE_KINDS)
+    shares = [
+        100 * sum(counts[kind, way] for kind in DIE_KINDS) / max(dice, 1) for way in ("photo", "one turn")
+    ]
     per_kind = ", ".join(
-        f"{kind} {counts[kind, 'photo']} of {counts[kind, 'dice']}" for kind in KINDS if counts[kind, "dice"]
+        f"{kind} {counts[kind, 'photo']} of {counts[kind, 'dice']}"
+        for kind in DIE_KINDS
+        if counts[kind, "dice"]
     )
     return f"| {folder} | {sigma:g} | {dice} | {shares[0]:.1f}% | {shares[1]:.1f}% | {per_kind} |"
 

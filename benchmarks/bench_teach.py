@@ -23,6 +23,7 @@ import numpy as np
 
 from datasets.faces import render_set
 from datasets.faces.render import render_none
+from datasets.scenes.render import at_least_one
 from models.face_card import ONE_PRINT_FIRST_SET, ONE_PRINT_SEED, ONE_TURN, read_a_taught_set
 from vision.faces import DEFAULT_MODEL, FAST_MODEL
 
@@ -53,13 +54,6 @@ READINGS = {
     "photo (faces.onnx, four turns, second look)": (DEFAULT_MODEL, {}),
 }
 NONE_SEED = 4242
-
-
-def at_least_one(text: str) -> int:
-    number = int(text)
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
-    return number
 
 
 def main():
