@@ -191,6 +191,12 @@ def order_corners(quads) -> np.ndarray:
     return np.take_along_axis(quads, ((first + np.arange(4)) % 4)[..., None], 1).reshape(shape)
 
 
+def longest_sides(ordered: np.ndarray) -> np.ndarray:
+    """Each quad's longest side in pixels, how big its face is in the picture; the corners
+    must run around the face, as ``order_corners`` leaves them."""
+    return np.linalg.norm(ordered[:, NEXT_CORNER] - ordered, axis=2).max(1)
+
+
 def rectify(frame: np.ndarray, quads, size: int = CROP_SIZE) -> list[np.ndarray]:
     """Each quad's content warped to a ``size`` x ``size`` square crop, as the camera were above it.
 
@@ -199,7 +205,7 @@ def rectify(frame: np.ndarray, quads, size: int = CROP_SIZE) -> list[np.ndarray]
     pixels.  Sampled, a photo's sensor noise stays at full strength in the crop (rendered
     crops of 320 px with noise of 25 grey levels read 57% instead of 95%, docs/vision.md)."""
     ordered = order_corners(np.reshape(quads, (-1, 4, 2)))  # (N, 4, 2) even for one quad
-    sides = np.linalg.norm(ordered[:, NEXT_CORNER] - ordered, axis=2).max(1)
+    sides = longest_sides(ordered)
     crops = []
     for corners, side in zip(ordered, sides.tolist(), strict=True):
         warp_side = size if side < 2 * size else int(min(side, MAX_WARP))

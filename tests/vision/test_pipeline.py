@@ -37,6 +37,7 @@ from vision.readings import (
     DieReading,
     DieReadings,
     draw,
+    longest_sides,
     order_corners,
     rectify,
 )
@@ -697,6 +698,14 @@ def test_rectify_turns_a_tilted_quad_into_an_upright_square():
     crop = rectify(frame, [quad[[2, 0, 3, 1]]], size=32)[0]  # corners in any order
     assert crop[4:-4, 4:-4].min() > 200
     assert order_corners(quad[[2, 0, 3, 1]]).tolist() == quad.tolist()  # clockwise from the top-left
+
+
+def test_longest_sides_measure_a_face_however_it_is_turned_or_tilted():
+    square = np.float32([[0, 0], [30, 0], [30, 30], [0, 30]])
+    turned = (square - 15) @ np.float32([[0.8, -0.6], [0.6, 0.8]]) + 100  # 37 degrees
+    tilted = np.float32([[0, 0], [40, 0], [35, 20], [5, 20]])  # foreshortened: 40 wide, 20 deep
+    sides = longest_sides(order_corners(np.stack([square, turned, tilted])))
+    assert sides.tolist() == pytest.approx([30, 30, 40], abs=1e-4)
 
 
 def test_order_corners_orders_many_quads_at_once_as_it_orders_each():
