@@ -45,9 +45,8 @@ def size_band(side: float) -> int:
 
 
 def read_right(classifier: FaceClassifier, folder: Path, sigma: float) -> Counter:
-    """Per die kind: the dice cut (``(kind, "dice")``), and those read right as a photo
-    (``(kind, "photo")``) and at one turn (``(kind, "one turn")``); the same again per size
-    band (``(kind, band, way)``)."""
+    """Per die kind and size band: the dice cut (``(kind, band, "dice")``), and those read
+    right as a photo (``(kind, band, "photo")``) and at one turn (``(kind, band, "one turn")``)."""
     counts = Counter()
     for image, truth in load_scenes(folder):
         dice = [die for die in truth["dice"] if die["visible"] >= SEEN_WHOLE and not die["cocked"]]
@@ -60,22 +59,28 @@ def read_right(classifier: FaceClassifier, folder: Path, sigma: float) -> Counte
         one_turn = classifier.classify(crops, kind=kind, turns=(0,), second_look=False)
         sides = longest_sides(order_corners(quads))
         for die, photo, turn, side in zip(dice, as_photo, one_turn, sides, strict=True):
-            for key in ((kind,), (kind, size_band(side))):
-                counts[(*key, "dice")] += 1
-                counts[(*key, "photo")] += photo.label == die["label"]
-                counts[(*key, "one turn")] += turn.label == die["label"]
+            band = size_band(side)
+            counts[kind, band, "dice"] += 1
+            counts[kind, band, "photo"] += photo.label == die["label"]
+            counts[kind, band, "one turn"] += turn.label == die["label"]
     return counts
 
 
+def total(counts: Counter, kind: str, way: str) -> int:
+    """``way``'s count for ``kind``, over every size band."""
+    return sum(counts[kind, band, way] for band in SIZE_BANDS)
+
+
 def row(folder: Path, sigma: float, counts: Counter) -> str:
-    dice = sum(counts[kind, "dice"] for kind in DIE_KINDS)
+    dice = sum(total(counts, kind, "dice") for kind in DIE_KINDS)
     shares = [
-        100 * sum(counts[kind, way] for kind in DIE_KINDS) / max(dice, 1) for way in ("photo", "one turn")
+        100 * sum(total(counts, kind, way) for kind in DIE_KINDS) / max(dice, 1)
+        for way in ("photo", "one turn")
     ]
     per_kind = ", ".join(
-        f"{kind} {counts[kind, 'photo']} of {counts[kind, 'dice']}"
+        f"{kind} {total(counts, kind, 'photo')} of {total(counts, kind, 'dice')}"
         for kind in DIE_KINDS
-        if counts[kind, "dice"]
+        if total(counts, kind, "dice")
     )
     return f"| {folder} | {sigma:g} | {dice} | {shares[0]:.1f}% | {shares[1]:.1f}% | {per_kind} |"
 

@@ -526,7 +526,9 @@ def train(
     for epoch in range(epochs):
         order = epoch_order(generator, pool_size, scene_size, scene_share)
         if changed:
-            degraded = degraded_copy(images, degrade, [seed, 1, epoch], workers, degraders, relight, soften)
+            degraded = degraded_copy(
+                images, degrade, [seed, 1, epoch], workers, degraders, relight=relight, soften=soften
+            )
             shown_pixels = torch.from_numpy(degraded).to(device)
         for b in range(epoch_size // batch):
             idx = order[b * batch : (b + 1) * batch].to(device)

@@ -151,16 +151,16 @@ def detail(crops: np.ndarray) -> np.ndarray:
     return np.abs(np.diff(grey, axis=2)).mean((1, 2))
 
 
+def coarse(crops: np.ndarray) -> np.ndarray:
+    """Each crop shrunk to 8 x 8: its picture without its strokes."""
+    return np.stack([cv2.resize(crop, (8, 8), interpolation=cv2.INTER_AREA) for crop in crops]).astype(float)
+
+
 def test_softened_crops_are_seeded_copies_of_small_soft_faces():
     crops, soft = seeded_copy(train_faces.softened)
     # a small face, blurred, keeps its picture but loses its fine strokes
     assert (detail(soft) < 0.8 * detail(crops)).mean() > 0.9
     assert np.abs(coarse(soft) - coarse(crops)).mean() < 6
-
-
-def coarse(crops: np.ndarray) -> np.ndarray:
-    """Each crop shrunk to 8 x 8: its picture without its strokes."""
-    return np.stack([cv2.resize(crop, (8, 8), interpolation=cv2.INTER_AREA) for crop in crops]).astype(float)
 
 
 def test_each_change_draws_its_share_after_those_before_it():
