@@ -15,6 +15,10 @@ Events:
 * ``roll`` (that player): ``{"faces": [nine labels], "held": [labels kept]}``, three times
   at most; the turn is scored after the third.
 * ``stop`` (that player, after a roll): end the turn with the dice showing.
+
+"Free play" (the ``spinner`` option ``none``, the sheet's "Other Play Options") has no spin:
+every turn's goal is ``FREE_PLAY``, any sets and runs, with no bonus or penalty, and the
+players decide whether jokers are wild.
 """
 
 from __future__ import annotations
@@ -81,7 +85,12 @@ class Goal:
             return meld.kind == "run" and meld.suit is self.suit
         if self.kind == "run-with":
             return meld.kind == "run" and set(self.ranks) <= ranks_in_meld
-        return bool(set(self.ranks) & ranks_in_meld)  # "rank": a set of it or a run holding it
+        if self.kind == "rank":
+            return bool(set(self.ranks) & ranks_in_meld)  # a set of it or a run holding it
+        return True  # free play: any set or run
+
+
+FREE_PLAY = Goal("free-play", "Free play (any sets and runs)", "any", (), None, NO_EFFECT)
 
 
 @dataclass(frozen=True)
@@ -168,13 +177,13 @@ class TurnScore:
         return max(0, self.melds.points + self.bonus)  # a round never scores below 0
 
 
-def score_turn(faces: Sequence[Face], goal: Goal, effect: Effect) -> TurnScore:
-    """Score the dice showing at the end of a turn: jokers are always wild, and so are
-    the ranks the effect names."""
+def score_turn(faces: Sequence[Face], goal: Goal, effect: Effect, jokers_wild: bool = True) -> TurnScore:
+    """Score the dice showing at the end of a turn: jokers are wild (with the spinner,
+    always), and so are the ranks the effect names."""
     melds = best_melds(
         [face.label for face in faces],
         table="rodeo-rummy",
-        jokers_wild=True,
+        jokers_wild=jokers_wild,
         wild_ranks=effect.wild,
         keep=goal.meets,
     )
@@ -191,16 +200,22 @@ class RodeoRummy(Game):
         "spinner": Option(
             "virtual",
             "spin on the screen, or enter what a physical spinner shows",
-            choices={"virtual": "spin on the screen", "physical": "enter what a physical spinner shows"},
+            choices={
+                "virtual": "spin on the screen",
+                "physical": "enter what a physical spinner shows",
+                "none": "free play: no spinner, any sets and runs score",
+            },
         ),
         "spin_twice": Option(False, "spin once for the goal and once more for the bonus or penalty"),
         "no_bonus": Option(False, "play without bonuses or penalties (for younger players)"),
+        "free_play_jokers_wild": Option(True, "free play: jokers are wild (with a spinner they always are)"),
         "winning_score": Option(250, "the game ends after the round in which someone reaches it", minimum=1),
     }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
         self.spinner = default_spinner()
+        self.free_play = self.options["spinner"] == "none"
         self.scores = dict.fromkeys(self.players, 0)
         self.round = 1
         self.contenders = self.players  # who plays this round: everyone, or those tied at the top
@@ -211,8 +226,8 @@ class RodeoRummy(Game):
 
     def start_turn(self, player: str) -> None:
         self.current = RollTurn(player)
-        self.goal: Goal | None = None
-        self.effect: Effect | None = None
+        self.goal: Goal | None = FREE_PLAY if self.free_play else None
+        self.effect: Effect | None = self.spinner.effect(NO_EFFECT) if self.free_play else None
 
     # -- the spin -------------------------------------------------------------------------
     def random_event(self, rng: random.Random) -> Event | None:
@@ -229,6 +244,8 @@ class RodeoRummy(Game):
 
     def on_spin(self, event: Event) -> None:
         self.require_player(event, self.turn())
+        if self.free_play:
+            raise IllegalMove("free play has no spinner: roll the dice")
         if self.goal is not None:
             raise IllegalMove(f"{self.current.player} has spun already this turn")
         goal = self.spinner.goal(data_field(event, "goal", str))
@@ -259,9 +276,14 @@ class RodeoRummy(Game):
         self.current = self.current.stop()
         self.end_turn()
 
+    def score(self) -> TurnScore:
+        """What the dice showing score for this turn's goal and effect."""
+        jokers_wild = not self.free_play or self.options["free_play_jokers_wild"]
+        return score_turn(self.current.faces, self.goal, self.effect, jokers_wild)
+
     def end_turn(self) -> None:
         player, goal, effect = self.current.player, self.goal, self.effect
-        scored = score_turn(self.current.faces, goal, effect)
+        scored = self.score()
         self.scores[player] += scored.points
         self.rounds.append(
             {
@@ -307,7 +329,7 @@ class RodeoRummy(Game):
     def dice_make(self) -> str:
         if not self.current.rolls:
             return self.last_made
-        return describe(self.goal, self.effect, score_turn(self.current.faces, self.goal, self.effect))
+        return describe(self.goal, self.effect, self.score())
 
     def allowed(self) -> dict[str, list[str]]:
         allowed: dict[str, list[str]] = {player: [] for player in self.players}

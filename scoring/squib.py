@@ -94,7 +94,10 @@ class SquibCard:
     def parse(cls, value: Any) -> SquibCard:
         if not isinstance(value, list | tuple) or len(value) != 2:
             raise IllegalMove(f"a card is a list of its two squibs [left, right], not {value!r}")
-        return cls(Squib.parse(value[0]), Squib.parse(value[1]))
+        left, right = Squib.parse(value[0]), Squib.parse(value[1])
+        if left == right:  # the sheet: "two different squibs on each card"
+            raise IllegalMove(f"a card shows two different squibs, not {left} twice")
+        return cls(left, right)
 
     def squibs(self) -> tuple[Squib, Squib]:
         return (self.left, self.right)

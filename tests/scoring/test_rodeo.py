@@ -182,6 +182,32 @@ def test_no_bonus_turns_every_effect_off():
     assert g.details()["effect"] == "no bonus or penalty"
 
 
+def test_free_play_has_no_spinner_and_any_sets_and_runs_score():
+    """The sheet's free play: three rolls a turn, the best sets and runs, no spinner."""
+    g = RodeoRummy(["Ana", "Bo"], {"spinner": "none", "winning_score": 40})
+    assert g.allowed()["Ana"] == ["roll"]
+    assert g.random_event(random.Random(0)) is None
+    rejected(g, spin("Ana", "aces-kings"), "free play has no spinner")
+    g.apply(roll("Ana", "7S 7H 7D 10H JH QH 2C 4D 9S"))
+    g.apply(Event("stop", {}, "Ana"))
+    assert g.totals() == {"Ana": 45, "Bo": 0}  # Rodeo's points: 7s 5 each, 10 J Q 10 each
+    assert g.notes[-1] == (
+        "Ana: Free play (any sets and runs): Run of hearts: 10♥ J♥ Q♥ (30); Set of 7s: 7♠ 7♥ 7♦ (15)"
+        " = 45; scores 45; 45 in all"
+    )
+    g.apply(roll("Bo", "2C 3C 5D 8S 9H JS QD KC AH"))
+    g.apply(Event("stop", {}, "Bo"))
+    assert (g.finished(), g.winners()) == (True, ["Ana"])
+
+
+@pytest.mark.parametrize(("wild", "points"), [(True, 15), (False, 0)])
+def test_free_play_players_decide_whether_jokers_are_wild(wild, points):
+    g = RodeoRummy(["Ana", "Bo"], {"spinner": "none", "free_play_jokers_wild": wild})
+    g.apply(roll("Ana", "7S 7H JOKER_RED 2C 4D 9S KH 3C 5D"))
+    g.apply(Event("stop", {}, "Ana"))
+    assert g.totals()["Ana"] == points
+
+
 def test_the_virtual_spinner_draws_the_spin_as_an_event():
     rng = random.Random(7)
     g = RodeoRummy(["Ana", "Bo"])

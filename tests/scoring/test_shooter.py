@@ -118,6 +118,14 @@ def test_the_winning_bid_named_trump_already():
     rejected(g, Event("trump", {"trump": "H"}, "Cy"), "trump is already clubs")
 
 
+def test_after_a_bid_of_three_the_next_must_bid_four_or_more():
+    """The sheet: "If the player bids three, the next player must bid four or more." """
+    g = played(Shooter(FOUR), bid("Bo", 3))
+    rejected(g, bid("Cy", 3), "Bo bid 3: a bid must be more than that")
+    played(g, bid("Cy", 4))
+    assert (g.high_bid().player, g.high_bid().tricks) == ("Cy", 4)
+
+
 def test_a_bid_lower_than_the_last_is_refused():
     g = played(Shooter(FOUR), bid("Bo", 4))
     rejected(g, bid("Cy", 3), "Bo bid 4: a bid must be more than that")

@@ -92,8 +92,13 @@ def test_squibs_touch_across_cards_in_a_row_but_not_on_one_card():
     grid[0][1][0] = grid[0][0][1].replace("purple", "blue")  # right of card 1 meets left of card 2
     with pytest.raises(IllegalMove, match=r"\(row 1, card 1, right\) and .* \(row 1, card 2, left\)"):
         Square.parse(grid)
-    same_on_one_card = [["green happy rocket", "green happy rocket"], ["blue sad candle", "blue sad candle"]]
-    assert Square.parse([[same_on_one_card[0]], [same_on_one_card[1]]]).cards == 2
+    alike_on_one_card = [["green happy rocket", "green sad candle"], ["blue sad candle", "blue happy rocket"]]
+    assert Square.parse([[alike_on_one_card[0]], [alike_on_one_card[1]]]).cards == 2
+
+
+def test_a_card_shows_two_different_squibs():
+    with pytest.raises(IllegalMove, match="two different squibs, not green happy rocket twice"):
+        card("green happy rocket", "Green Happy Rocket")
 
 
 def test_diagonal_squibs_may_share_features():
@@ -186,11 +191,27 @@ def test_validity_agrees_with_a_brute_force_check(grid):
 
 
 # -- Squib Steal ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("colour", "beaten"),
+    [  # the sheet's table, line by line
+        ("blue", {"purple", "yellow"}),
+        ("purple", {"orange", "green"}),
+        ("orange", {"yellow", "blue"}),
+        ("yellow", {"green", "purple"}),
+        ("green", {"blue", "orange"}),
+    ],
+)
+def test_each_colour_beats_the_two_the_sheet_names(colour, beaten):
+    mine = card(f"{colour} happy rocket", f"{colour} sad rocket")
+    for other in beaten:
+        assert squib_steal([mine], [card(f"{other} sad candle", f"{other} happy candle")]).winner == 1
+
+
 def test_every_colour_beats_two_and_loses_to_two():
     for colour in COLOURS:
-        mine = card(f"{colour} happy rocket", f"{colour} happy rocket")
+        mine = card(f"{colour} happy rocket", f"{colour} sad rocket")
         results = [
-            squib_steal([mine], [card(f"{other} sad candle", f"{other} sad candle")]).winner
+            squib_steal([mine], [card(f"{other} sad candle", f"{other} happy candle")]).winner
             for other in COLOURS
         ]
         assert sorted(results) == [-1, -1, 0, 1, 1]
@@ -203,8 +224,8 @@ def test_a_steal_goes_on_to_three_cards_then_is_a_draw():
         0,
         3,
     )
-    decided = card("blue angry spinny", "blue angry spinny")
-    losing = card("yellow sad candle", "yellow sad candle")
+    decided = card("blue angry spinny", "blue happy spinny")
+    losing = card("yellow sad candle", "yellow angry candle")
     assert squib_steal([even, decided], [mixed, losing]).cards_laid == 2
     with pytest.raises(IllegalMove, match="card 2 already decided"):
         squib_steal([even, decided, even], [mixed, losing, mixed])
@@ -216,7 +237,10 @@ def test_a_steal_goes_on_to_three_cards_then_is_a_draw():
 
 def test_a_steal_is_against_another_player():
     g = SquibSquares(["Ana", "Bo"])
-    steal = {"mine": [["blue happy rocket"] * 2], "theirs": [["blue happy rocket"] * 2]}
+    steal = {
+        "mine": [["blue happy rocket", "blue sad rocket"]],
+        "theirs": [["blue happy rocket", "blue sad rocket"]],
+    }
     rejected(g, Event("steal", {"opponent": "Ana", **steal}, "Ana"), "against another player")
     rejected(g, Event("steal", {"opponent": "Zed", **steal}, "Ana"), "against another player")
 
@@ -272,7 +296,10 @@ def test_a_tie_at_the_top_is_settled_by_a_squib_steal():
     g.apply(Event("end"))
     assert g.winners() == ["Ana", "Bo", "Cy"]
     assert g.allowed() == {"Ana": ["steal"], "Bo": ["steal"], "Cy": ["steal"]}
-    winning = {"mine": [["blue happy rocket"] * 2], "theirs": [["yellow sad candle"] * 2]}
+    winning = {
+        "mine": [["blue happy rocket", "blue sad rocket"]],
+        "theirs": [["yellow sad candle", "yellow happy candle"]],
+    }
     g.apply(Event("steal", {"opponent": "Bo", **winning}, "Ana"))
     assert g.winners() == ["Ana", "Cy"]
     rejected(g, Event("steal", {"opponent": "Cy", **winning}, "Bo"), "only players tied at the top")
