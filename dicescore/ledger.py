@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.game import Event, Game, IllegalMove
-from scoring.replay import LOG_EVENTS, replay, start_game
+from scoring.replay import LOG_EVENTS, checked_move, replay, start_game
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -161,7 +161,7 @@ class Ledger:
         with self._transaction():
             events = self.events(game_id)
             stored = replace(event, seq=events[-1].seq + 1, at=now(), auto=False)
-            game = self._check(events, stored)
+            game = checked_move(events, stored)
             events.append(self._insert(game_id, stored))
             self._draw_random_events(game_id, events, game)
         return stored
@@ -188,9 +188,6 @@ class Ledger:
     def _require(self, game_id: int) -> None:
         if self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
             raise UnknownGame(f"there is no game {game_id}")
-
-    def _check(self, events: list[Event], new: Event) -> Game:
-        return replay([*events, new])
 
     def _draw_random_events(self, game_id: int, events: list[Event], game: Game | None = None) -> None:
         game = game or replay(events)

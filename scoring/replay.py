@@ -8,18 +8,31 @@ Three event types belong to the log rather than to any one game:
 * ``correct``: ``{"roll": seq, "faces": [...]}`` replaces the faces of the roll event
   numbered ``seq``; every later event is then re-derived from the corrected faces.
 
-Everything else is handed to the game itself.
+Everything else is handed to the game itself.  A new move (``checked_move``) may carry
+only the fields its rules read, and a roll besides them the marks the app adds
+(``ROLL_MARKS``), so that a typo or an odd shape never sits in the log for good.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from scoring.game import Event, Game, IllegalMove, data_field
 from scoring.games import new_game
 
 LOG_EVENTS = frozenset({"start", "undo", "correct"})
+LOG_EVENT_FIELDS = {"undo": frozenset(), "correct": frozenset({"roll", "faces"})}
+# What the app adds to a roll beside the game's own fields, per die: the face classifier's
+# likeliest faces, [[label, probability], ...], and the dice whose face it guessed or that
+# it saw leaning, by index (webui/camera.py).
+ROLL_MARKS = frozenset({"top", "unsure", "cocked"})
+
+
+def is_roll(event: Event) -> bool:
+    """A roll of the dice: what a correction may name and the camera's marks belong to."""
+    return event.type == "roll" and isinstance(event.data.get("faces"), list)
 
 
 def moves_in_force(events: Sequence[Event]) -> list[Event]:
@@ -45,7 +58,7 @@ def moves_in_force(events: Sequence[Event]) -> list[Event]:
 def corrected_moves(events: Sequence[Event]) -> list[Event]:
     """The game's own events in order, with every correction applied to its roll."""
     live = moves_in_force(events)
-    rolls = {event.seq: event for event in live if "faces" in event.data}
+    rolls = {event.seq: event for event in live if is_roll(event)}
     faces_by_seq: dict[int, list] = {}
     for event in live:
         if event.type != "correct":
@@ -80,3 +93,77 @@ def replay(events: Sequence[Event]) -> Game:
         except IllegalMove as error:
             raise IllegalMove(f"event #{event.seq} ({event.type}): {error}") from None
     return game
+
+
+class FieldsRead(dict):
+    """A move's data that remembers which of its fields the rules looked at."""
+
+    def __init__(self, data: Mapping[str, Any]):
+        super().__init__(data)
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(str(key))
+        return super().__contains__(key)
+
+
+def checked_move(events: Sequence[Event], new: Event) -> Game:
+    """The game once ``new`` follows ``events``, refused (IllegalMove) where the rules refuse
+    it, and where it carries a field nobody reads: a game's move only the fields its rules
+    read (and a roll the app's ``ROLL_MARKS``, checked), an undo or a correction only its
+    own, by one of the players if by anyone."""
+    if new.type not in LOG_EVENTS:
+        game = replay(events)
+        data = FieldsRead(new.data)
+        game.apply(replace(new, data=data))
+        unread = set(data) - data.read - (ROLL_MARKS if is_roll(new) else set())
+        if unread:
+            raise IllegalMove(f"{new.type} has no field {sorted(unread)[0]!r}")
+        if is_roll(new):
+            check_roll_marks(new.data)
+        return game
+    unknown = set(new.data) - LOG_EVENT_FIELDS.get(new.type, set())
+    if unknown:
+        raise IllegalMove(f"{new.type} has no field {sorted(unknown)[0]!r}")
+    players = data_field(events[0], "players", list) if events else []
+    if new.player is not None and new.player not in players:
+        raise IllegalMove(f"{new.player!r} is not playing; players are {', '.join(map(str, players))}")
+    return replay([*events, new])
+
+
+def check_roll_marks(data: Mapping[str, Any]) -> None:
+    """The app's marks on a roll: a top-k list for each die, and dice named by index once."""
+    dice = len(data["faces"])
+    top = data.get("top")
+    if top is not None and not (
+        isinstance(top, list)
+        and len(top) == dice
+        and all(isinstance(guesses, list) and all(is_guess(guess) for guess in guesses) for guesses in top)
+    ):
+        raise IllegalMove("a roll's 'top' lists each die's likeliest faces, [[label, probability], ...]")
+    for mark in ("unsure", "cocked"):
+        marked = data.get(mark, [])
+        if not (
+            isinstance(marked, list)
+            and all(type(die) is int and 0 <= die < dice for die in marked)
+            and len(set(marked)) == len(marked)
+        ):
+            raise IllegalMove(f"a roll's {mark!r} lists dice by their index (0 to {dice - 1}), each once")
+
+
+def is_guess(guess: Any) -> bool:
+    return (
+        isinstance(guess, list)
+        and len(guess) == 2
+        and isinstance(guess[0], str)
+        and type(guess[1]) in (int, float)
+        and 0 <= guess[1] <= 1
+    )

@@ -8,6 +8,7 @@ Every refusal is a 4xx with ``{"error": message}`` and leaves the log as it was.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -39,13 +40,20 @@ def check_writes() -> None:
 
 
 def read_json() -> Any:
-    """The request body as JSON: strict (no NaN), shallow, and valid UTF-8 throughout."""
+    """The request body as JSON: strict (no NaN, no number too big for a float, which would
+    be stored as Infinity), shallow, and valid UTF-8 throughout."""
 
     def refuse(constant: str) -> None:
         raise ValueError(f"{constant} is not JSON")
 
+    def finite(text: str) -> float:
+        number = float(text)
+        if not math.isfinite(number):
+            raise ValueError(f"{text[:20]} is too big a number")
+        return number
+
     try:
-        payload = json.loads(request.get_data(), parse_constant=refuse)
+        payload = json.loads(request.get_data(), parse_constant=refuse, parse_float=finite)
     except (ValueError, RecursionError) as error:
         raise BadRequest(f"the body must be JSON: {error}") from None
     check_plain(payload, MAX_JSON_DEPTH)

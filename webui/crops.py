@@ -24,7 +24,7 @@ from flask import Flask
 
 from scoring.game import Event
 from scoring.games import GAMES
-from scoring.replay import corrected_moves
+from scoring.replay import corrected_moves, is_roll
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) 
     """Teach the classifier every die that ``correction`` (just stored after ``events``)
     changed and whose crop was saved.  Never raises."""
     roll = correction.data["roll"]
-    before = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
+    before = {event.seq: event.data["faces"] for event in corrected_moves(events) if is_roll(event)}
     kind = die_kind_of(events)
     for die, (old, new) in enumerate(zip(before.get(roll, []), correction.data["faces"], strict=False)):
         if old != new:
@@ -154,7 +154,7 @@ def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> 
     few from other rolls read it surer.  Returns how many dice were ``taught``, ``saved``
     (their crops) and ``failed`` to be learnt (logged), and how many of the kind's ``faces``
     are ``known`` now; raises LookupError when ``roll`` is no roll of dice in force."""
-    faces = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
+    faces = {event.seq: event.data["faces"] for event in corrected_moves(events) if is_roll(event)}
     if roll not in faces:
         raise LookupError(f"there is no roll #{roll} of dice in this game")
     kind = die_kind_of(events)

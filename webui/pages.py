@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import Forbidden
@@ -154,11 +155,21 @@ def new_game():
     return redirect(url_for("pages.table_page", game_id=game_id))
 
 
+def is_own_page(path: str) -> bool:
+    """Whether ``path`` is a page of this app, and so safe to send a player back to: browsers
+    drop a tab or a newline and read a backslash as a slash, so "/", a tab, "/elsewhere" or
+    "/", a backslash, "elsewhere" would lead to another site."""
+    if not path.startswith("/") or "\\" in path or not path.isprintable():
+        return False
+    parts = urlsplit(path)
+    return not parts.scheme and not parts.netloc and not path.startswith("//")
+
+
 @bp.route("/join", methods=["GET", "POST"])
 def join():
     next_page = request.values.get("next", "")
-    if not next_page.startswith("/") or next_page.startswith("//"):
-        next_page = url_for("pages.index")  # only ever back to a page of this app
+    if not is_own_page(next_page):
+        next_page = url_for("pages.index")
     error, status = None, 200
     if request.method == "POST":
         security.check_csrf()

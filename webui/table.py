@@ -15,7 +15,7 @@ from scoring.faces import DIE_KINDS, Card, Joker, Suit, UnknownFace, parse_face
 from scoring.game import Event, Game, IllegalMove, Option
 from scoring.games import GAMES
 from scoring.hands import KIND_NAMES
-from scoring.replay import corrected_moves, moves_in_force, replay
+from scoring.replay import corrected_moves, is_roll, moves_in_force, replay
 from scoring.rodeo import default_spinner
 from scoring.squib import Squib
 from scoring.targets import SHOOTOUT_TITLES, standard_deck
@@ -153,6 +153,15 @@ def describe(event: Event) -> str:
     if event.type == "spin":
         data = spun(data)
     return in_words({key: as_printed(key, value) for key, value in data.items()}) if data else ""
+
+
+def described(event: Event) -> str:
+    """``describe``, or the event's data as JSON where it has a shape no rule reads: a log
+    stored before the ledger refused such fields must still show."""
+    try:
+        return describe(event)
+    except Exception:  # any odd shape: the history must render
+        return json.dumps(event.data, ensure_ascii=False, default=str)
 
 
 def spun(data: dict[str, Any]) -> dict[str, Any]:
@@ -310,15 +319,16 @@ def history(events: Sequence[Event]) -> list[dict[str, Any]]:
     guessed as ``unsure`` and those it saw leaning as ``cocked``, until a correction gives
     them another face."""
     in_force = {event.seq for event in moves_in_force(events)}
-    counted = {event.seq: event.data["faces"] for event in corrected_moves(events) if "faces" in event.data}
+    counted = {event.seq: event.data["faces"] for event in corrected_moves(events) if is_roll(event)}
     rows = []
     for event in events:
         faces = event.data.get("faces")
-        row = {**event.to_json(), "text": describe(event), "in_force": event.seq in in_force}
-        if isinstance(faces, list) and event.type != "correct":
+        row = {**event.to_json(), "text": described(event), "in_force": event.seq in in_force}
+        if is_roll(event):
             row["faces"] = [str(face) for face in counted.get(event.seq, faces)]
             row["corrected"] = row["faces"] != faces
-            row["top"] = event.data.get("top")  # the classifier's top-k per die, when read by camera
+            top = event.data.get("top")  # the classifier's top-k per die, when read by camera
+            row["top"] = top if isinstance(top, list) and len(top) == len(faces) else None
             dice = range(min(len(faces), len(row["faces"])))
             for mark in ("unsure", "cocked"):
                 marked = event.data.get(mark)

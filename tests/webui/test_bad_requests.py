@@ -170,7 +170,8 @@ json_values = st.recursive(
     data=json_values,
 )
 def test_random_events_never_break_the_server(tables, kind, player, data):
-    """Whatever the event, the answer is never a 5xx; a refused one changes nothing."""
+    """Whatever the event, the answer is never a 5xx; a refused one changes nothing, and
+    after an accepted one every page of the game still shows."""
     client, csrf, games = tables
     for game_id in games.values():
         before = client.get(f"/api/games/{game_id}/export.jsonl").data
@@ -180,3 +181,65 @@ def test_random_events_never_break_the_server(tables, kind, player, data):
         if response.status_code != 201:
             assert client.get(f"/api/games/{game_id}/export.jsonl").data == before
             assert json.loads(response.data)["error"]
+            continue
+        for page in ("/api/games/{}", "/api/games/{}/events", "/games/{}", "/games/{}/board"):
+            assert client.get(page.format(game_id)).status_code == 200, (body, page)
+
+
+def test_a_move_with_a_field_no_rule_reads_is_refused_and_changes_nothing(tables):
+    """A field the rules never read would sit in the log for good, and an odd shape there
+    once broke every page of the game."""
+    client, csrf, games = tables
+    game_id = games["cubes"]
+    turn = client.get(f"/api/games/{game_id}").json["view"]["turn"]
+    faces = ["1", "2", "3", "4", "5", "6"]
+    before = logs(client, games)
+    refused = [
+        ({"type": "undo", "data": {"x": {"shootout": []}}}, "undo has no field 'x'"),
+        ({"type": "undo", "player": "Mallory", "data": {}}, "'Mallory' is not playing"),
+        ({"type": "correct", "data": {"roll": 2, "faces": faces, "why": 1}}, "correct has no field 'why'"),
+        ({"type": "roll", "player": turn, "data": {"faces": faces, "melds": 5}}, "roll has no field 'melds'"),
+        ({"type": "roll", "player": turn, "data": {"faces": faces, "top": 5}}, "'top' lists each die"),
+        ({"type": "roll", "player": turn, "data": {"faces": faces, "top": [[]]}}, "'top' lists each die"),
+        ({"type": "roll", "player": turn, "data": {"faces": faces, "unsure": [6]}}, "'unsure' lists dice"),
+        ({"type": "roll", "player": turn, "data": {"faces": faces, "cocked": [1, 1]}}, "'cocked' lists dice"),
+    ]
+    for body, message in refused:
+        response = client.post(f"/api/games/{game_id}/events", json=body, headers={"X-CSRF-Token": csrf})
+        assert response.status_code == 400, (body, response.data[:300])
+        assert message in response.json["error"]
+    huge = b'{"type": "roll", "player": "%s", "data": {"faces": ["1","2","3","4","5","6"], "x": 1e400}}' % (
+        turn.encode()
+    )
+    response = send(client, "POST", f"/api/games/{game_id}/events", huge, {"X-CSRF-Token": csrf})
+    assert (response.status_code, "too big a number" in response.json["error"]) == (400, True)
+    assert logs(client, games) == before
+    marked = {"faces": faces, "top": [[["1", 0.9], ["4", 0.1]]] * 6, "unsure": [0], "cocked": [5]}
+    response = client.post(
+        f"/api/games/{game_id}/events",
+        json={"type": "roll", "player": turn, "data": marked},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert response.status_code == 201  # the camera's own marks are welcome
+
+
+def test_a_correction_names_a_roll_not_another_correction(tables):
+    client, csrf, games = tables
+    game_id = games["test/pip-race"]
+
+    def correct(seq):
+        return client.post(
+            f"/api/games/{game_id}/events",
+            json={"type": "correct", "data": {"roll": seq, "faces": ["1", "2"]}},
+            headers={"X-CSRF-Token": csrf},
+        )
+
+    events = client.get(f"/api/games/{game_id}/events").json["events"]
+    roll_seq = next(event["seq"] for event in events if event["type"] == "roll")
+    correction = correct(roll_seq)
+    assert correction.status_code == 201
+    before = logs(client, games)
+    response = correct(correction.json["event"]["seq"])  # it carries faces, but it is no roll
+    assert response.status_code == 400
+    assert f"no roll #{correction.json['event']['seq']}" in response.json["error"]
+    assert logs(client, games) == before

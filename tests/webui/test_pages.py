@@ -418,3 +418,16 @@ def test_games_in_progress_are_listed_last_played_first_with_when(app, client, i
     assert f"#{played_yesterday} · last move yesterday {a_day_ago.astimezone():%H:%M}" in games
     local = long_ago.astimezone()
     assert f"#{untouched} · last move {local.day} {local:%b} {local.year}" in games
+
+
+def test_a_log_with_fields_no_rule_reads_still_shows(app, client):
+    """A log imported from before the ledger refused such fields: its odd shapes show as
+    they are, and the pages work."""
+    start = {"type": "start", "data": {"game": "cubes", "players": ["Ana", "Bo"]}}
+    roll = {"type": "roll", "player": "Ana", "data": {"faces": ["1", "2", "3", "4", "5", "6"], "top": 5}}
+    undo = {"type": "undo", "data": {"x": {"shootout": []}}}
+    game_id = imported(app, [json.dumps(event) for event in (start, roll, roll, undo)])
+    for page in (f"/games/{game_id}", f"/games/{game_id}/board", f"/api/games/{game_id}"):
+        assert client.get(page).status_code == 200, page
+    texts = [event["text"] for event in client.get(f"/api/games/{game_id}/events").json["events"]]
+    assert texts[-1] == '{"x": {"shootout": []}}'

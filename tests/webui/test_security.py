@@ -70,8 +70,13 @@ def test_the_join_page_lets_a_player_in_and_back_to_their_page(lan_client):
     assert joined.status_code == 302 and joined.headers["Location"] == "/games/1"
 
 
-def test_the_join_page_only_sends_players_back_to_this_app(lan_client):
-    form = {"csrf_token": csrf_of(lan_client), "pin": PIN, "next": "//evil.example/"}
+@pytest.mark.parametrize(
+    "elsewhere",
+    # browsers drop the tab and newline and read a backslash as a slash: each leads off-site
+    ["//evil.example", "/\t/evil.example", "/\n/evil.example", "/\\evil.example", "https://evil.example"],
+)
+def test_the_join_page_only_sends_players_back_to_this_app(lan_client, elsewhere):
+    form = {"csrf_token": csrf_of(lan_client), "pin": PIN, "next": elsewhere}
     assert lan_client.post("/join", data=form).headers["Location"] == "/"
 
 
