@@ -131,7 +131,8 @@ class Showdown:
 
 COMMON_OPTIONS: Mapping[str, Option] = {
     "jokers_wild": Option(True, "Jokers are wild: a rolled joker stands for any card"),
-    "kids_rule": Option(False, "Kids' rule: the type of hand pays the card's full chips, not half"),
+    "kids_rule": Option(False, "Kids' rule for everyone: the type of hand pays the card's full chips"),
+    "kids": Option("", "Kids' rule for these younger players only: their names, separated by commas"),
     "bonus": Option(5, "Bonus for the exact hand in fewer than three rolls without a joker", minimum=0),
     "showdown_chips": Option(6, "Chips the winner of a showdown takes from the loser", minimum=1),
     "tiebreak": Option(
@@ -148,6 +149,15 @@ DECK_OPTIONS: Mapping[str, Option] = {
         choices={"virtual": "the app's shuffled deck", "physical": "enter each physical card drawn"},
     ),
 }
+
+
+def named_players(names: str, players: Sequence[str]) -> tuple[str, ...]:
+    """The players ``names`` lists, separated by commas; IllegalMove for one not playing."""
+    named = tuple(name.strip() for name in names.split(",") if name.strip())
+    for name in named:
+        if name not in players:
+            raise IllegalMove(f"option kids: {name!r} is not playing; players are {', '.join(players)}")
+    return named
 
 
 class SquareShooters(Game):
@@ -171,6 +181,10 @@ class SquareShooters(Game):
         self.rolling: RollTurn | None = None
         self.showdown: Showdown | None = None
         self.in_play: tuple[tuple[str, str], ...] = ()  # (player, shootout kind) played this turn
+        # The sheet's kids' rule is for "younger players", while "the adults stick to the
+        # original instructions": named players, or everyone with the kids_rule option.
+        kids = named_players(self.options["kids"], self.players)
+        self.kids = self.players if self.options["kids_rule"] else kids
 
     @property
     def rounds(self) -> int:
@@ -286,7 +300,7 @@ class SquareShooters(Game):
             match,
             early=self.rolling.count < 3,
             doubled=any(kind == "double_down" for _, kind in self.in_play),
-            kids_rule=self.options["kids_rule"],
+            kids_rule=self.rolling.player in self.kids,
             bonus=self.options["bonus"],
         )
         return match, won

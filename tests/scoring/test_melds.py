@@ -34,6 +34,7 @@ def labels(faces) -> list[str]:
     ("roll", "square_shooters", "rodeo_rummy"),
     [
         ("7S 7H 7D", 21, 15),  # "777": face value; every other card 5 in Rodeo Rummy
+        ("AS AH AD", 45, 45),  # "A = 15 points when used as a set, (AAA)"
         ("AS AH AD AC", 60, 60),  # "AAAA": an ace in a set is 15
         ("8D 9D 10D", 27, 20),  # the 8, 9, 10 run
         ("AS KS QS", 35, 35),  # "AKQ": the ace high end of a run is 15

@@ -183,6 +183,15 @@ def test_the_kids_rule_pays_the_full_chips_for_the_type():
     assert g.totals()["Ana"] == 16
 
 
+def test_the_kids_rule_can_be_for_the_younger_players_only():
+    """The sheet: let younger players win all of the chips for the type of hand, while "the
+    adults in the group stick to the original instructions"."""
+    g = game(*turn("Ana", FOUR_ACES_CARD, FOUR_TENS), *turn("Bo", FOUR_ACES_CARD, FOUR_TENS), kids=" Bo ,")
+    assert (g.totals()["Ana"], g.totals()["Bo"]) == (8, 16)
+    with pytest.raises(IllegalMove, match="option kids: 'Zed' is not playing"):
+        game(kids="Bo, Zed")
+
+
 def test_the_bonus_is_an_option():
     assert game(*turn("Ana", FOUR_ACES_CARD, FOUR_ACES), bonus=0).totals()["Ana"] == 16
 
