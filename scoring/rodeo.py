@@ -199,7 +199,7 @@ class RodeoRummy(Game):
     options_spec = {
         "spinner": Option(
             "virtual",
-            "spin on the screen, or enter what a physical spinner shows",
+            "spin on the screen, enter what a physical spinner shows, or play free without one",
             choices={
                 "virtual": "spin on the screen",
                 "physical": "enter what a physical spinner shows",
