@@ -119,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # the reader has read enough (`dicescore watch | head -1`): no error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so exit's flush is quiet too
+    except KeyboardInterrupt:  # Ctrl-C: how a player stops `watch`, not a crash
+        return 130
     return 0
 
 

@@ -77,14 +77,15 @@ def faces_command(args: argparse.Namespace) -> None:
         classifier = FaceClassifier(args.model)
     except ModelFileError as error:
         fail(str(error))
-    crops = []
-    for path in args.crops:
+    crops, paths = [], []
+    for path in args.crops:  # a bad crop is reported, and the others still read
         try:
             crops.append(load_image(path))
+            paths.append(path)
         except SourceError as error:
-            fail(str(error))
+            print(f"dicescore faces: error: {error}", file=sys.stderr)
     readings = classifier.classify(crops, kind=args.dice, turns=ALL_TURNS)  # no hurry: every look
-    for path, reading in zip(args.crops, readings, strict=True):
+    for path, reading in zip(paths, readings, strict=True):
         if args.json:
             top = [[label, round(p, 4)] for label, p in reading.top]
             print(
@@ -100,6 +101,8 @@ def faces_command(args: argparse.Namespace) -> None:
         else:
             others = ", ".join(f"{label} {p:.2f}" for label, p in reading.top[1:4])
             print(f"{path}: {reading.label or 'unreadable'} {reading.confidence:.2f}  (then {others})")
+    if len(paths) < len(args.crops):
+        raise SystemExit(2)
 
 
 def fail(message: str, command: str = "faces"):

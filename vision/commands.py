@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import sys
 
 KINDS = ("square-shooters", "cubes", "d6")
@@ -29,9 +30,20 @@ def add_vision_commands(commands) -> None:
     )
     watch.add_argument("--dice", default="d6", choices=KINDS, help=DICE_HELP)
     watch.add_argument(
-        "--settle", type=float, default=0.3, metavar="SECONDS", help="still time that ends a roll"
+        "--settle", type=seconds, default=0.3, metavar="SECONDS", help="still time that ends a roll"
     )
     watch.set_defaults(run=watch_command)
+
+
+def seconds(text: str) -> float:
+    """A time on the command line: a number of seconds, finite and not negative."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds, 0 or more")
+    return value
 
 
 def load_reader(kind: str, command: str, detector=None):

@@ -23,6 +23,9 @@ import numpy as np
 DEMO_CLIP = Path(__file__).resolve().parent.parent / "datasets" / "demo" / "demo.mp4"
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff"}
 MISSES_BEFORE_GONE = 30  # failed reads in a row that mean a live camera or stream is gone
+# The largest picture read: a 200-megapixel phone's photo.  A damaged header can claim far
+# more (30000 x 30000 from a 16 KB file), which OpenCV would decode into gigabytes.
+MAX_PIXELS = 250_000_000
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,25 @@ def is_cut_short_jpeg(data: bytes) -> bool:
     return True  # the headers themselves run out before any scan
 
 
+def stated_size(data: bytes) -> tuple[int, int] | None:
+    """The width and height a PNG or JPEG file's header states, or None (another format, or
+    a header this walk does not know)."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if not data.startswith(b"\xff\xd8"):
+        return None
+    at = 2
+    while at + 9 <= len(data) and data[at] == 0xFF:  # marker segments, up to the frame header
+        marker = data[at + 1]
+        if marker == 0xFF:  # a fill byte
+            at += 1
+            continue
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # start of frame
+            return int.from_bytes(data[at + 7 : at + 9], "big"), int.from_bytes(data[at + 5 : at + 7], "big")
+        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+    return None
+
+
 def load_image(path: str | Path) -> np.ndarray:
     """One image file as BGR pixels; a ``SourceError`` that says why when it cannot be read."""
     path = Path(path)
@@ -74,13 +96,25 @@ def load_image(path: str | Path) -> np.ndarray:
         raise SourceError(f"cannot read image {path} (a folder, not an image file)")
     if not path.is_file():  # checked first: OpenCV would only print a warning
         raise SourceError(f"cannot read image {path} (no such file)")
-    data = path.read_bytes()  # once: checked here, then decoded
+    try:
+        data = path.read_bytes()  # once: checked here, then decoded
+    except OSError as error:
+        raise SourceError(f"cannot read image {path} ({error.strerror or error})") from None
     if is_cut_short_jpeg(data):
         raise SourceError(
             f"cannot read image {path} (the JPEG file ends before its picture does: it was cut"
             " short in copying; copy the photo again)"
         )
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    size = stated_size(data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise SourceError(
+            f"cannot read image {path} (its header says {size[0]} x {size[1]} pixels, more than any"
+            " camera takes: the file is damaged)"
+        )
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    except cv2.error:  # OpenCV's own limits, e.g. a format whose size is not checked above
+        raise SourceError(f"cannot read image {path} (too large, or its header is damaged)") from None
     if image is not None:
         return image
     if is_heif(path):
@@ -119,9 +153,9 @@ class CaptureSource(FrameSource):
         self.capture = cv2.VideoCapture(target)
         if not self.capture.isOpened():
             self.capture.release()
-            what = "camera" if isinstance(target, int) else "stream" if live else "video file"
+            what = "" if isinstance(target, int) else "stream " if live else "video file "
             raise SourceError(
-                f"cannot open {what} {name}" + (" (is it plugged in?)" if what == "camera" else "")
+                f"cannot open {what}{name}" + (" (is it plugged in?)" if isinstance(target, int) else "")
             )
         fps = self.capture.get(cv2.CAP_PROP_FPS)
         self.fps = fps if 1 <= fps <= 240 else 30.0
@@ -144,8 +178,11 @@ class CaptureSource(FrameSource):
             if misses >= MISSES_BEFORE_GONE:
                 if self.live:
                     raise SourceError(f"{self.name} stopped giving frames (unplugged or the stream ended?)")
+                good = index - misses + 1
+                log.warning("%s ends after %d of its %d frames (cut short?)", self.name, good, self.frames)
                 return
-            log.warning("%s: frame %d could not be decoded; skipped", self.name, index)
+            if misses == 1:  # once a run of bad frames: a file cut short would fill the screen
+                log.warning("%s: frame %d could not be decoded; skipped", self.name, index + 1)
             index += 1
 
     def close(self) -> None:
@@ -186,6 +223,8 @@ def open_source(spec: str | int, pace: bool = False) -> FrameSource:
     ``pace`` plays files and the demo at their own frame rate instead of as fast as possible.
     """
     spec = str(spec).strip()
+    if not spec:
+        raise SourceError("no source given: a camera index, demo, a URL, a video file or a folder of images")
     if spec.isdigit():
         return CaptureSource(int(spec), f"camera {spec}", live=True)
     if spec == "demo":
@@ -202,7 +241,7 @@ def open_source(spec: str | int, pace: bool = False) -> FrameSource:
             f"no such file or folder: {spec} (a source is a camera index, demo, a URL, "
             "a video file or a folder of images)"
         )
-    if path.suffix.lower() in IMAGE_SUFFIXES:
+    if path.suffix.lower() in IMAGE_SUFFIXES | PHONE_ONLY_SUFFIXES:
         raise SourceError(f"{spec} is a single image: use `dicescore read` for images, or give their folder")
     return CaptureSource(str(path), spec, live=False, pace=pace)
 

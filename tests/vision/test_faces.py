@@ -651,3 +651,16 @@ def test_cli_names_a_missing_image(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["faces", str(tmp_path / "notes.png")])
     assert "notes.png (not an image OpenCV can read)" in capsys.readouterr().err
+
+
+def test_cli_reads_the_good_crops_beside_a_bad_one(tmp_path, capsys):
+    from dicescore.cli import main
+
+    good = str(tmp_path / "crop.png")
+    cv2.imwrite(good, render_set(1, 3, ("d6_pips",))[0][0])
+    with pytest.raises(SystemExit) as exit_info:
+        main(["faces", good, str(tmp_path / "absent.png"), good, "--dice", "d6", "--json"])
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["crop"] for line in out.splitlines()] == [good, good]
+    assert "absent.png (no such file)" in err

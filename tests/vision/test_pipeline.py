@@ -9,6 +9,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+import vision.commands
 import vision.detector
 import vision.faces
 import vision.pipeline
@@ -769,6 +770,23 @@ def test_watch_a_missing_source(capsys):
         main(["watch", "--source", "no/such/clip.avi"])
     assert exit.value.code == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("settle", ["inf", "nan", "-5", "soon"])
+def test_watch_refuses_a_settle_time_that_is_no_time(settle, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["watch", "--source", "demo", "--settle", settle])
+    assert exit.value.code == 2
+    assert "argument --settle" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_a_command_quietly(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(vision.commands, "watch_command", interrupted)
+    assert main(["watch", "--source", "demo"]) == 130
+    assert capsys.readouterr().err == ""
 
 
 class FixedDetector:

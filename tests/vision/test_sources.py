@@ -6,14 +6,22 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import FrameSource, ImageFolder, Reconnecting, SourceError, load_image, open_source
+from vision.sources import (
+    FrameSource,
+    ImageFolder,
+    Reconnecting,
+    SourceError,
+    load_image,
+    open_source,
+    stated_size,
+)
 
 
 def write_clip(path, frames=12, size=(64, 48)):
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 15, size)
     assert writer.isOpened()
     for i in range(frames):
-        writer.write(np.full((size[1], size[0], 3), i * 20, np.uint8))
+        writer.write(np.full((size[1], size[0], 3), i * 20 % 256, np.uint8))
     writer.release()
 
 
@@ -67,6 +75,38 @@ def test_an_image_that_cannot_be_read_says_why(tmp_path, name, content, why):
     with pytest.raises(SourceError, match=f"cannot read image .*{name}") as error:
         load_image(tmp_path / name)
     assert why in str(error.value)
+
+
+def with_stated_size(image: bytes, width: int, height: int) -> bytes:
+    """A PNG, JPEG or BMP file whose header claims another size, as a damaged file may."""
+    data = bytearray(image)
+    if data.startswith(b"\x89PNG"):
+        data[16:24] = width.to_bytes(4, "big") + height.to_bytes(4, "big")
+    elif data.startswith(b"BM"):
+        data[18:26] = width.to_bytes(4, "little") + height.to_bytes(4, "little")
+    else:
+        frame = data.index(b"\xff\xc0")  # baseline start of frame: precision, height, width
+        data[frame + 5 : frame + 9] = height.to_bytes(2, "big") + width.to_bytes(2, "big")
+    return bytes(data)
+
+
+@pytest.mark.parametrize("suffix", [".png", ".jpg", ".bmp"])
+def test_a_header_claiming_a_giant_picture_is_refused_before_decoding(tmp_path, suffix):
+    """A 16 KB file whose damaged header says 60000 x 60000 would take gigabytes to decode."""
+    small = cv2.imencode(suffix, np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    (tmp_path / f"damaged{suffix}").write_bytes(with_stated_size(small, 60000, 60000))
+    with pytest.raises(SourceError, match=r"cannot read image .*damaged"):
+        load_image(tmp_path / f"damaged{suffix}")
+    (tmp_path / f"fine{suffix}").write_bytes(small)
+    assert load_image(tmp_path / f"fine{suffix}").shape == (8, 8, 3)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1, 1), (53, 37), (4032, 3024)])
+def test_the_size_a_header_states_is_read_from_png_and_jpeg(width, height):
+    for suffix in (".png", ".jpg"):
+        image = cv2.imencode(suffix, np.zeros((height, width, 3), np.uint8))[1].tobytes()
+        assert stated_size(image) == (width, height)
+    assert stated_size(b"GIF89a") is None
 
 
 def busy_jpeg(progressive: bool = False) -> bytes:
@@ -139,6 +179,31 @@ def test_image_folder_in_name_order_skips_unreadable_images(tmp_path, caplog):
 def test_bad_sources_say_what_is_wrong(spec, message):
     with pytest.raises(SourceError, match=message):
         open_source(spec)
+
+
+def test_a_video_cut_short_says_so_once_rather_than_for_every_frame_lost(tmp_path, caplog):
+    write_clip(tmp_path / "whole.avi", frames=60)
+    whole = (tmp_path / "whole.avi").read_bytes()
+    (tmp_path / "cut.avi").write_bytes(whole[: len(whole) // 2])  # the header still says 60
+    with caplog.at_level(logging.WARNING):
+        frames = list(open_source(str(tmp_path / "cut.avi")))
+    assert 0 < len(frames) < 60
+    assert len(caplog.records) <= 2
+    assert f"ends after {len(frames)} of its 60 frames (cut short?)" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("", "no source given"),
+        ("IMG_0001.HEIC", "a single image"),
+    ],
+)
+def test_a_source_that_is_no_source_says_so(tmp_path, spec, message):
+    if spec:
+        (tmp_path / spec).write_bytes(b"\0\0\0\x18ftypheic" + bytes(64))
+    with pytest.raises(SourceError, match=message):
+        open_source(str(tmp_path / spec) if spec else spec)
 
 
 def test_a_file_that_is_not_a_video(tmp_path):
