@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.game import Event, Game, IllegalMove
+from scoring.games import GAMES
 from scoring.replay import LOG_EVENTS, checked_move, replay, start_game
 
 SCHEMA = """
@@ -117,11 +118,31 @@ class Ledger:
 
     def games(self) -> list[dict[str, Any]]:
         """Every game, newest first, with its players, when its last move was made,
-        whether it has ended and who won."""
+        whether it has ended and who won.  A game whose log the rules refuse (edited by
+        hand, or kept under older rules) is listed ``damaged``, with why, not in the way
+        of the others."""
         listing = []
         for game_id, name, created in self.db.execute("SELECT id, name, created FROM games ORDER BY id DESC"):
             events = self.events(game_id)
-            game = replay(events)
+            try:
+                game = replay(events)
+            except IllegalMove as error:
+                game_class = GAMES.get(name)
+                players = events[0].data.get("players")
+                listing.append(
+                    {
+                        "id": game_id,
+                        "game": name,
+                        "title": game_class.title if game_class else name,
+                        "created": created,
+                        "last_move": events[-1].at,
+                        "players": [str(p) for p in players] if isinstance(players, list) else [],
+                        "finished": False,
+                        "winners": [],
+                        "damaged": str(error),
+                    }
+                )
+                continue
             listing.append(
                 {
                     "id": game_id,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -92,7 +93,7 @@ def by_the_rules(action: Callable[[], Result]) -> Result:
     has rolled back, so the move is refused and the failure logged for its authors."""
     try:
         return action()
-    except (IllegalMove, UnknownFace, UnknownGame):
+    except (IllegalMove, UnknownFace, UnknownGame, sqlite3.Error):  # the database's own: a 503
         raise
     except Exception as error:
         current_app.logger.exception("the rules failed on a request")

@@ -27,6 +27,7 @@ for three, when both the clip and the detector model exist.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -340,6 +341,10 @@ class Camera:
         except (IllegalMove, UnknownFace) as error:
             log.warning("camera roll %s not scored: %s", " ".join(roll.faces), error)
             self.view.set_status(f"watching {self.source.name}; the last roll was not scored: {error}")
+            return
+        except sqlite3.Error as error:  # a full disk or a read-only file: keep watching
+            log.error("camera roll %s not kept: the games database failed: %s", " ".join(roll.faces), error)
+            self.view.set_status(f"watching {self.source.name}; the last roll could not be saved: {error}")
             return
         save_crops(app, target.game_id, stored.seq, roll.crops)
         hint = size_hint(event.dice, target.die_kind) if self.size_hints else None

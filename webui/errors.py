@@ -1,13 +1,17 @@
 """Errors as JSON for the API and the stream, as a short page elsewhere.
 
 Bad requests must never reach a 5xx: the rules' refusals (IllegalMove, UnknownFace) are
-400s and an unknown game is a 404, all with a message a player can read.
+400s and an unknown game is a 404, all with a message a player can read.  A database that
+cannot be read or written (damaged, read-only, a full disk) is a 503 that names the file
+and SQLite's reason: the move was not kept, and nothing the player did is to blame.
 """
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import BadRequest, HTTPException, NotFound
+import sqlite3
+
+from flask import Flask, current_app, jsonify, render_template, request
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
 
 from dicescore.ledger import UnknownGame
 from scoring.faces import UnknownFace
@@ -31,3 +35,11 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(IllegalMove, lambda error: handle_http_error(BadRequest(str(error))))
     app.register_error_handler(UnknownFace, lambda error: handle_http_error(BadRequest(str(error))))
     app.register_error_handler(UnknownGame, lambda error: handle_http_error(NotFound(str(error))))
+    app.register_error_handler(sqlite3.Error, database_error)
+
+
+def database_error(error: sqlite3.Error):
+    current_app.logger.error("the games database failed: %s", error)
+    return handle_http_error(
+        ServiceUnavailable(f"cannot use the games database {current_app.config['DATABASE']}: {error}")
+    )

@@ -9,11 +9,13 @@ from __future__ import annotations
 import logging
 import secrets
 import socket
+import sqlite3
 import sys
 from pathlib import Path
 
 import waitress
 
+from dicescore.ledger import Ledger
 from webui import create_app, db
 from webui.qr import qr_text
 from webui.sources import open_source, start
@@ -28,13 +30,34 @@ CHANNEL_REQUEST_LOOKAHEAD = 1
 
 def secret_key(database: Path) -> str:
     """The session-signing key, kept beside the database so that sessions (and a joined
-    PIN) survive a restart."""
+    PIN) survive a restart.  Written whole or not at all: a key file left empty by a full
+    disk would fail every request after."""
     path = database.parent / "webui-secret.key"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32), encoding="ascii")
-        path.chmod(0o600)
-    return path.read_text(encoding="ascii").strip()
+    try:
+        key = path.read_text(encoding="ascii").strip() if path.exists() else ""
+        if not key:
+            key = secrets.token_hex(32)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            draft = path.with_suffix(".draft")
+            draft.write_text(key, encoding="ascii")
+            draft.chmod(0o600)
+            draft.replace(path)
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot keep the session key {path}: {error}") from None
+    return key
+
+
+def check_database(path: Path) -> None:
+    """Open the games database once before serving (creating it if new), so that a damaged
+    or unreadable file is one clear error now, not a failure on every page."""
+    try:
+        ledger = Ledger.open(path)
+        try:
+            ledger.game_names()
+        finally:
+            ledger.close()
+    except (sqlite3.Error, OSError) as error:
+        raise ValueError(f"cannot use the games database {path}: {error}") from None
 
 
 def lan_address() -> str:
@@ -53,6 +76,7 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
     shared = host not in LOOPBACK
     logging.basicConfig(level=logging.WARNING, format="dicescore: %(message)s", stream=sys.stderr)
     rolls = open_source(source)  # a bad source fails before the server starts
+    check_database(path)
     app = create_app(
         {
             "DATABASE": str(path),

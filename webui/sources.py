@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -190,7 +191,10 @@ def table_game(ledger: Ledger, kind: str | None = None) -> TableGame | None:
             continue
         if kind is not None and game_class.die_kind != kind:
             continue
-        game = ledger.game(game_id)
+        try:
+            game = ledger.game(game_id)
+        except IllegalMove:  # a damaged log (listed as such on the front page): not the table's
+            continue
         rollers = [player for player, moves in game.allowed().items() if "roll" in moves]
         if rollers and not game.finished():
             player = game.turn() if game.turn() in rollers else rollers[0]
@@ -217,6 +221,9 @@ def feed(app: Flask, source) -> threading.Thread:
                     ledger.append(target.game_id, roll.event(target.player))
                 except (IllegalMove, UnknownFace) as error:
                     log.warning("roll %s not scored: %s", " ".join(roll.faces), error)
+                    continue
+                except sqlite3.Error as error:  # a full disk or a read-only file: keep going
+                    log.error("roll %s not kept: the games database failed: %s", " ".join(roll.faces), error)
                     continue
                 app.extensions["dicescore.changes"].notify()
         finally:

@@ -156,3 +156,18 @@ def test_threads_opening_a_new_database_at_once_all_get_it(tmp_path):
             thread.join()
     assert errors == []
     assert Ledger.open(tmp_path / "new0.sqlite").db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_game_whose_log_no_longer_replays_is_listed_damaged_beside_the_others(ledger):
+    """A log edited by hand, or kept under older rules, must not hide the other games."""
+    damaged = ledger.new_game("test/pip-race", ["Ana", "Bo"])
+    fine = ledger.new_game("test/pip-race", ["Cy", "Di"])
+    ledger.db.execute(  # inserting is all the log allows: a roll of a face no die shows
+        "INSERT INTO events (game_id, seq, type, player, data, at, auto)"
+        " VALUES (?, 3, 'roll', ?, ?, 'now', 0)",
+        (damaged, first(ledger, damaged), '{"faces": ["9", "ZZ"]}'),
+    )
+    listed = {game["id"]: game for game in ledger.games()}
+    assert "damaged" not in listed[fine] and listed[fine]["players"] == ["Cy", "Di"]
+    assert listed[damaged]["players"] == ["Ana", "Bo"] and not listed[damaged]["finished"]
+    assert listed[damaged]["damaged"].startswith("event #3 (roll):")

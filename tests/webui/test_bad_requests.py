@@ -243,3 +243,22 @@ def test_a_correction_names_a_roll_not_another_correction(tables):
     assert response.status_code == 400
     assert f"no roll #{correction.json['event']['seq']}" in response.json["error"]
     assert logs(client, games) == before
+
+
+def test_a_database_that_cannot_be_written_is_a_503_naming_it(tables, monkeypatch):
+    """A full disk or a read-only file: the move is not kept, and the player is told why."""
+    import sqlite3
+
+    from dicescore.ledger import Ledger
+
+    client, csrf, games = tables
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(Ledger, "append", full)
+    game_id = games["cubes"]
+    undo = {"type": "undo"}
+    response = client.post(f"/api/games/{game_id}/events", json=undo, headers={"X-CSRF-Token": csrf})
+    assert response.status_code == 503
+    assert "bad.sqlite: database or disk is full" in response.json["error"]

@@ -431,3 +431,24 @@ def test_a_log_with_fields_no_rule_reads_still_shows(app, client):
         assert client.get(page).status_code == 200, page
     texts = [event["text"] for event in client.get(f"/api/games/{game_id}/events").json["events"]]
     assert texts[-1] == '{"x": {"shootout": []}}'
+
+
+def test_a_game_whose_log_no_longer_replays_is_named_on_the_front_page_and_passed_over(app, client):
+    from dicescore.ledger import Ledger
+    from webui.sources import table_game
+
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        fine = ledger.new_game("cubes", ["Ana", "Bo"])
+        damaged = ledger.new_game("cubes", ["Cy", "Di"])
+        ledger.db.execute(  # a roll of a face no Cubes die shows, as a hand edit might leave
+            "INSERT INTO events (game_id, seq, type, player, data, at, auto)"
+            " VALUES (?, 2, 'roll', 'Cy', ?, 'now', 0)",
+            (damaged, json.dumps({"faces": ["ZZ", "1", "2", "3", "4", "5"]})),
+        )
+        assert table_game(ledger, "cubes").game_id == fine  # the camera scores the game it can
+    finally:
+        ledger.close()
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "its log no longer replays: event #2 (roll)" in page.get_data(as_text=True)

@@ -113,3 +113,25 @@ def test_it_binds_to_this_machine_only_by_default(database):
             assert f"127.0.0.1:{server.port}" in listening and f"0.0.0.0:{server.port}" not in listening
     finally:
         server.kill()
+
+
+def test_a_damaged_database_is_one_clear_error_before_serving(tmp_path):
+    database = tmp_path / "games.sqlite"
+    database.write_text("a shopping list, not a database")
+    done = subprocess.run(
+        [sys.executable, "-m", "dicescore", "serve", "--port", str(free_port()), "--db", str(database)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert f"cannot use the games database {database}: file is not a database" in done.stderr
+    assert database.read_text() == "a shopping list, not a database"  # never overwritten
+
+
+def test_a_session_key_file_left_empty_is_made_again(tmp_path):
+    from webui.serve import secret_key
+
+    (tmp_path / "webui-secret.key").write_text("")  # as a full disk left it
+    key = secret_key(tmp_path / "games.sqlite")
+    assert len(key) == 64 and secret_key(tmp_path / "games.sqlite") == key
