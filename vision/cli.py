@@ -52,14 +52,14 @@ def teach_command(args: argparse.Namespace) -> None:
         classifier = FaceClassifier(FAST_MODEL)  # both models read what it stores
     except ModelFileError as error:
         fail(str(error), "teach")
-    if args.forget:
-        classifier.forget()
-        print(f"forgot every face taught before (in {classifier.data_dir})")
     try:
+        if args.forget:
+            classifier.forget()
+            print(f"forgot every face taught before (in {classifier.data_dir})")
         for label, crop in lessons:
             classifier.learn(crop, label, kind.name)
     except OSError as error:  # the user's data folder: full, or not writable
-        fail(f"could not keep what was taught: {error}", "teach")
+        fail(f"could not change what was taught: {error}", "teach")
     known = classifier.taught_faces(kind.name)
     missing = [label for label in kind.labels if label not in known]
     print(f"taught {len(lessons)} crops; {len(known)} of {len(kind.labels)} faces of {kind.name} dice known")

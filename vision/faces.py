@@ -369,23 +369,28 @@ class FaceClassifier:
         name = f"{digest}.png" if kind is None else f"{digest}.{kind}.png"
         if (folder / name).is_file():  # taught so already: one example, as a restart would load
             return set()
-        changed = {label}
+        folder.mkdir(parents=True, exist_ok=True)
+        kept = folder / name
+        if not cv2.imwrite(str(kept), crop):
+            raise OSError(f"could not write the taught example {kept}")
+        # Only now that the new example is kept do earlier copies go: a write that fails
+        # (a full disk, a read-only folder) must not lose what was taught before.
+        reloaded = set()
         for earlier in self.data_dir.glob(f"*/{digest}.*png"):  # as another face, or kind
-            earlier.unlink()
-            self._reload(earlier.parent.name)
-            changed.add(earlier.parent.name)
-        folder.mkdir(parents=True, exist_ok=True)  # after: a reload removes an emptied folder
-        if not cv2.imwrite(str(folder / name), crop):
-            raise OSError(f"could not write the taught example {folder / name}")
+            if earlier != kept:
+                earlier.unlink()
+                reloaded.add(earlier.parent.name)
         older = self._examples(label, kind)[TAUGHT_PER_FACE:]
         for path in older:
             path.unlink()
         if older:
-            self._reload(label)
-        else:
+            reloaded.add(label)
+        for changed_label in reloaded:
+            self._reload(changed_label)
+        if label not in reloaded:
             self.taught_for.setdefault(label, set()).add(kind)
             self._add_prototypes(label, [crop])
-        return changed
+        return {label} | reloaded
 
     def taught_examples(self, kind: str) -> dict[str, list[Path]]:
         """The stored examples taught for die kind ``kind``, by face, the newest first."""
@@ -405,18 +410,24 @@ class FaceClassifier:
 
     def forget(self, label: str | None = None, kind: str | None = None) -> set[str]:
         """Delete the taught examples of ``label``, or of every face; only those taught for
-        die kind ``kind``, if it is named.  Returns the labels whose examples changed."""
+        die kind ``kind``, if it is named.  Returns the labels whose examples changed.  A
+        file that cannot be deleted is passed over, the rest forgotten, and then an OSError
+        names it."""
         labels = [parse_face(label).label] if label is not None else list(self.prototypes)
-        changed = set()
+        changed, stuck = set(), []
         for name in labels:
-            paths = [
-                path for path in (self.data_dir / name).glob("*.png") if kind in (None, taught_kind(path))
-            ]
-            for path in paths:
-                path.unlink()
-            if paths:
-                self._reload(name)
-                changed.add(name)
+            for path in (self.data_dir / name).glob("*.png"):
+                if not path.is_file() or kind not in (None, taught_kind(path)):
+                    continue
+                try:
+                    path.unlink()
+                    changed.add(name)
+                except OSError as error:
+                    stuck.append(f"{path} ({error.strerror or error})")
+        for name in changed:
+            self._reload(name)
+        if stuck:
+            raise OSError(f"could not forget {len(stuck)} taught examples: {'; '.join(stuck[:3])}")
         return changed
 
     def reload_learned(self, labels) -> None:

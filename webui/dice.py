@@ -102,15 +102,18 @@ def forget():
         return redirect(url_for("pages.join", next=url_for("dice.dice_page")))
     security.check_write()
     kind, face = request.form.get("kind", ""), request.form.get("face") or None
-    if kind == "everything":
-        taught_classifier().forget()
-        flash("The camera has forgotten every face it was taught.", "everything")
-        return redirect(url_for("dice.dice_page"))
-    if kind not in DIE_KINDS:
+    if kind != "everything" and kind not in DIE_KINDS:
         raise BadRequest(f"choose which dice to forget: one of {', '.join(DIE_KINDS)}, or everything")
     if face is not None and face not in DIE_KINDS[kind].label_set:
         raise BadRequest(f"{face} is not a face of {kind} dice")
-    forgotten = taught_classifier().forget(face, kind)
+    try:
+        forgotten = taught_classifier().forget(face, None if kind == "everything" else kind)
+    except OSError as error:  # a file the data folder will not let go: the rest are forgotten
+        flash(f"The camera could not forget everything asked: {error}", kind)
+        return redirect(url_for("dice.dice_page", _anchor=kind))
+    if kind == "everything":
+        flash("The camera has forgotten every face it was taught.", "everything")
+        return redirect(url_for("dice.dice_page"))
     dice = KIND_TITLES.get(kind, kind).lower()
     if face is None:
         flash(f"The camera has forgotten the {len(forgotten)} faces it was taught of your {dice}.", kind)

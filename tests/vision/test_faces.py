@@ -6,6 +6,7 @@ import json
 import os
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -549,6 +550,41 @@ def test_forgetting_one_kind_keeps_the_others(tmp_path):
     assert clf.forget("3", kind="cubes") == set()  # nothing of it left to forget
     assert clf.forget("3") == {"3"} and clf.learned() == {}
     assert not list(tmp_path.rglob("*.png"))
+
+
+def test_a_tap_that_cannot_be_kept_loses_no_earlier_example(tmp_path, monkeypatch):
+    """Taught again as another face, a crop moves: its old example goes only once the new
+    one is written (a full disk or a read-only folder must not lose both)."""
+    crop = render_set(1, 9, ("framed",))[0][0]
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
+    clf.learn(crop, "3", "cubes")
+    monkeypatch.setattr(vision.faces.cv2, "imwrite", lambda *args, **kwargs: False)
+    with pytest.raises(OSError, match="could not write the taught example"):
+        clf.learn(crop, "5", "cubes")
+    assert clf.learned() == {"3": 1} and len(list((tmp_path / "3").glob("*.png"))) == 1
+    monkeypatch.undo()
+    assert clf.learn(crop, "5", "cubes") == {"3", "5"}  # kept now: the old tap is taken back
+    assert clf.learned() == {"5": 1} and not (tmp_path / "3").exists()
+
+
+def test_forgetting_goes_on_past_a_file_it_cannot_delete_and_names_it(tmp_path, monkeypatch):
+    crops = render_set(2, 9, ("framed",))[0]
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
+    clf.learn(crops[0], "3", "cubes")
+    clf.learn(crops[1], "5", "cubes")
+    (tmp_path / "5" / "stray.png").mkdir()  # a folder where an example would be: passed over
+    stuck = next((tmp_path / "3").glob("*.png"))
+    unlink = Path.unlink
+
+    def refuse(path, *args, **kwargs):
+        if path == stuck:
+            raise PermissionError(13, "Permission denied")
+        return unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    with pytest.raises(OSError, match=f"could not forget 1 taught examples: {stuck} \\(Permission denied\\)"):
+        clf.forget()
+    assert clf.learned() == {"3": 1}  # what was deleted is forgotten; what was not, still read
 
 
 def test_a_classifier_reloads_what_another_taught_in_their_shared_folder(tmp_path):
