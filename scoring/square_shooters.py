@@ -539,6 +539,9 @@ class _DeckGame(SquareShooters):
             **super().details(),
             "held": {player: list(cards) for player, cards in self.held.items()},
             "in_play": [{"player": player, "card": kind} for player, kind in self.in_play],
+            "playable": [
+                {"player": player, "card": kind} for player in self.players for kind in self.playable(player)
+            ],
             # a physical deck is on the table, where the players see it
             **(
                 {"deck": {"pile": len(self.pile), "discards": len(self.discards)}}

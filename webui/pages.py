@@ -112,7 +112,9 @@ def index():
     return render_new_game()
 
 
-def render_new_game(error: str | None = None, status: int = 200):
+def render_new_game(error: str | None = None, status: int = 200, sent=None):
+    """The front page; ``sent``, a new-game form the rules refused, is shown as it was filled
+    in, so that fixing one field does not mean typing every name again."""
     games = get_ledger().games()
     # the game last played first: a family comes back to yesterday's game
     in_progress = sorted((game for game in games if not game["finished"]), key=last_move, reverse=True)
@@ -128,6 +130,9 @@ def render_new_game(error: str | None = None, status: int = 200):
             camera=camera,
             watched=watched,
             error=error,
+            sent=sent,
+            chosen_game=sent.get("game") if sent and sent.get("game") in GAMES else None,
+            names=[name.strip() for name in sent.getlist("player") if name.strip()] if sent else [],
         ),
         status,
     )
@@ -150,7 +155,7 @@ def new_game():
         options = options_from_form(GAMES[name], request.form)
         game_id = get_ledger().new_game(name, players, options)
     except IllegalMove as error:
-        return render_new_game(str(error), 400)
+        return render_new_game(str(error), 400, request.form)
     current_app.extensions["dicescore.changes"].notify()
     return redirect(url_for("pages.table_page", game_id=game_id))
 
@@ -323,8 +328,8 @@ def move_buttons(view: dict[str, Any], details: dict[str, Any]) -> list[dict[str
 
 def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str, Any]):
     """The (data, label) of each way to make a move."""
-    if move == "play":  # one button per shootout card the player holds
-        for card in dict.fromkeys(details.get("held", {}).get(player, [])):
+    if move == "play":  # one button per shootout card the player may play now
+        for card in (record["card"] for record in details.get("playable", []) if record["player"] == player):
             yield {"card": card}, f"play {SHOOTOUT_TITLES.get(card, card)}"
     elif move == "challenge":
         for opponent in details.get("contenders") or view["players"]:

@@ -370,6 +370,26 @@ def test_a_shooter_hand_entered_by_hand(server, open_tab):
     tab.screenshot(path=SCREENSHOTS / "shooter-by-hand.png", full_page=True)
 
 
+def test_a_bid_typed_then_passed_on_leaves_the_next_bidder_to_bid(server, open_tab):
+    # the bid form stays on the page from bidder to bidder: a typed bid kept across the
+    # redraw once kept the passed player's name too, and every later bid was refused
+    tab = open_tab(server)
+    start_game(tab, "shooter", "Shooter", ["Ana", "Bo", "Cy"])
+    tab.locator("#bid [name=bid]").fill("5")
+    tab.get_by_role("button", name="Bo: pass").click()
+    expect(tab.locator("#bid")).to_contain_text("Cy bids")
+    tab.get_by_role("button", name="Bid", exact=True).click()
+    expect(tab.locator(".records")).to_contain_text("Cy: 5")
+    expect(tab.locator("#bid [name=bid]")).to_have_value("6")  # the lowest bid that beats it
+
+
+def test_the_new_game_options_fit_a_phone(server, open_tab):
+    tab = open_tab(server)
+    for game in ("rodeo-rummy", "square-shooters/classic", "cubes"):
+        tab.locator(f"input[name=game][value='{game}']").check()
+        assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], game
+
+
 def test_a_square_shooters_turn_with_three_rolls_and_a_double_down(server, open_tab):
     tab = open_tab(server)
     physical = {"square-shooters/classic:deck": "physical"}

@@ -452,3 +452,50 @@ def test_a_game_whose_log_no_longer_replays_is_named_on_the_front_page_and_passe
     page = client.get("/")
     assert page.status_code == 200
     assert "its log no longer replays: event #2 (roll)" in page.get_data(as_text=True)
+
+
+def test_a_refused_new_game_keeps_what_was_filled_in(client):
+    page = create(client, game="shooter", player=["Ana", "Bo"], **{"shooter:goal": "40"})
+    html = page.get_data(as_text=True)
+    assert page.status_code == 400 and "3 to 4 players" in html
+    assert re.search(r'value="shooter"\s+checked', html)
+    assert 'value="Ana"' in html and 'value="Bo"' in html and 'name="shooter:goal" value="40"' in html
+
+
+def test_a_squib_tie_after_the_end_can_be_settled_from_the_page(api):
+    game_id = api.new_game("squib-squares", ["Ana", "Bo"])
+    assert api.move(game_id, "end", "Ana").status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert 'id="moves"' in html and 'id="steal"' in html  # the game is over, but tied
+
+
+def test_the_bid_offered_beats_the_highest_so_far(api):
+    game_id = api.new_game("shooter", players=("Ana", "Bo", "Cy"))
+    assert api.move(game_id, "bid", "Bo", bid=3).status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert re.search(r'name="bid" min="4" max="8"\s+value="4"', html)
+
+
+def test_only_the_shootout_cards_playable_now_have_buttons(api):
+    game_id = api.new_game("square-shooters/classic", deck="physical")
+    assert api.move(game_id, "draw", "Ana", card={"shootout": "double_down"}).status_code == 201
+    full_house = {"kind": "full_house", "cards": ["7C", "7H", "7D", "AS", "AH"], "chips": 8}
+    assert api.move(game_id, "draw", "Ana", card=full_house).status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert "play Double-Down" not in html  # after the first roll, not before
+    faces = ["7C", "7H", "2S", "3D", "4H", "5C", "9S", "JD", "KC"]
+    assert api.move(game_id, "roll", "Ana", faces=faces).status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert "Ana: play Double-Down" in html
+
+
+def test_the_turn_line_counts_the_rolls_of_the_player_whose_turn_it_is(api):
+    game_id = api.new_game("square-shooters/rummy", ["Ana", "Bo"])
+    faces = ["7C", "7H", "2S", "3D", "4H", "5C", "9S", "JD", "KC"]
+    for _ in range(3):
+        assert api.move(game_id, "roll", "Ana", faces=faces).status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert re.search(r"<strong>Bo</strong>'s turn</p>", html)  # not Ana's "roll 3 of 3"
+    assert api.move(game_id, "roll", "Bo", faces=faces).status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert "<strong>Bo</strong>'s turn · roll 1 of 3" in html

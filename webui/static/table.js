@@ -87,7 +87,9 @@ function restoreForms(kept) {
       const [name, value] = values[i] ?? [];
       const choosable = element.tagName !== "SELECT"
         || [...element.options].some((option) => option.value === value && !option.disabled);
-      if (name === element.name && value !== undefined && choosable) element.value = value;
+      // a hidden field is the board's, not the player's: whose move it is now
+      const typed = element.type !== "hidden";
+      if (name === element.name && value !== undefined && choosable && typed) element.value = value;
     });
   }
 }
@@ -191,7 +193,10 @@ board.addEventListener("submit", async (submit) => {
   submit.preventDefault();
   const form = submit.target;
   const entered = move(form);
-  if (entered !== null && (await send(entered))) editing.delete(form.id); // the next board starts afresh
+  if (entered === null) return;
+  // the next board starts afresh, whichever comes first: the live stream's redraw or send's own
+  editing.delete(form.id);
+  if (!(await send(entered))) editing.add(form.id); // refused: what was typed stays to fix
 });
 
 // The values of a form's selects named ``name``, in order.
