@@ -446,8 +446,10 @@ def test_a_refused_move_is_explained_and_changes_nothing(server, open_tab, page_
     tab.locator("#json-move [name=type]").fill("roll")
     tab.locator("#json-move [name=player]").select_option("Bo")
     tab.locator("#json-move [name=data]").fill('{"faces": ["1", "2", "3", "4", "5", "6"]}')
+    tab.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     tab.get_by_role("button", name="Send").click()
     expect(tab.locator("#message")).to_contain_text("it is Ana's turn, not Bo's")
+    expect(tab.locator("#message")).to_be_in_viewport()  # sent from below: the reason scrolls into view
     expect(tab.locator("#history li")).to_have_count(1)
     enter_dice(tab, "Ana", ["1", "2", "3", "4", "5", "6"])
     expect(tab.locator("#message")).to_be_hidden()

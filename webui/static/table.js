@@ -16,6 +16,8 @@ let lastNote = board.querySelector("[data-last-note]")?.dataset.lastNote ?? "";
 function showError(text) {
   message.textContent = text;
   message.hidden = !text;
+  // a refused move is usually sent from far down the page: bring its reason into view
+  if (text) message.scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
 async function post(url, body, retried = false) {
