@@ -373,10 +373,14 @@ class SquareShooters(Game):
         if self.phase == "showdown":
             return str(best_hand(self.rolling.labels, jokers_wild=self.options["jokers_wild"]))
         match, won = self._judge()
+        if match.level != "none":  # the dice that match, not the best hand they make besides
+            kind = KIND_NAMES[self.target.target.kind]
+            used = " ".join(str(face) for face in match.faces)
+            return f"{kind} ({used}) {MATCH_WORDS[match.level]}{joker_words(match)}, {won}"
         hand = best_hand(
             self.rolling.labels, jokers_wild=self.options["jokers_wild"], extra_wilds=self._extra_wilds()
         )
-        return f"{hand}: {MATCH_WORDS[match.level]}{joker_words(match)}, {won}"
+        return f"{hand}: {MATCH_WORDS[match.level]}, {won}"
 
     def playable(self, player: str) -> list[str]:
         """The shootout cards ``player`` may play now."""

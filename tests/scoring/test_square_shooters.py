@@ -211,11 +211,11 @@ def test_the_four_questions_during_a_turn():
     assert g.allowed() == {"Ana": ["roll"], "Bo": [], "Cy": []}
     g.apply(roll("Ana", ["QS", "QH", "QD", "3C", "3S", "AS", "6H", "8D", "10C"]))
     assert g.roll_number() == 1
-    assert g.dice_make().endswith(": matches the type, 4 chips")
+    assert g.dice_make() == "Full House (Q♠ Q♥ Q♦ 3♠ 3♣) matches the type, 4 chips"  # the dice that match
     assert g.allowed() == {"Ana": ["roll", "stop"], "Bo": [], "Cy": []}
     g.apply(roll("Ana", ["JS", "JH", "JD", "2C", "2S", "AS", "6H", "8D", "10C"]))
     assert g.roll_number() == 2
-    assert g.dice_make().endswith(": matches exactly, 8 chips + 5 bonus")
+    assert g.dice_make().endswith(") matches exactly, 8 chips + 5 bonus")
     assert g.details()["target"]["kind"] == "full_house"
     g.apply(stop("Ana"))
     assert (g.turn(), g.roll_number(), g.allowed()["Bo"]) == ("Bo", None, ["draw"])
