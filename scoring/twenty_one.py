@@ -106,6 +106,8 @@ class TwentyOne(Game):
             self.notes.append(f"{player} busts: {describe(self.hands[player])}")
         elif value == GOAL:
             self.notes.append(f"{player} has 21: {describe(self.hands[player])}")
+        else:  # a note each die: the table's last note is never an instruction already done
+            self.notes.append(f"{player} takes {face}: {describe(self.hands[player])}")
         self._advance()
 
     def on_stand(self, event: Event) -> None:

@@ -104,6 +104,7 @@ def test_a_rolled_joker_is_rolled_again():
     play(game, ("Bob", "JOKER_RED"), ("Bob", "9C"))
     assert game.details()["hands"]["Bob"]["cards"] == ["9C"]
     assert game.turn() == "Ann"
+    assert game.notes[-1] == "Bob takes 9♣: 9♣ = 9"  # the instruction done, no longer the last word
 
 
 def test_a_wild_joker_is_kept():
