@@ -211,7 +211,7 @@ class Shooter(Game):
         phase = self.phase()
         if phase == "over":
             return {player: [] for player in self.players}
-        allowed = {player: ["renege"] for player in self.players}  # caught at any time
+        allowed: dict[str, list[str]] = {player: [] for player in self.players}
         if phase == "bidding":
             allowed[self.bidder_to_speak()] += ["bid", "pass"]
         elif phase == "trump":
@@ -219,6 +219,8 @@ class Shooter(Game):
         else:
             for moves in allowed.values():
                 moves.append("tricks")
+        for moves in allowed.values():
+            moves.append("renege")  # caught at any time: after the moves of the moment
         return allowed
 
     # -- results -------------------------------------------------------------------------

@@ -316,14 +316,16 @@ def per_player(value: Any, players: list[str]) -> bool:
 
 def move_buttons(view: dict[str, Any], details: dict[str, Any]) -> list[dict[str, Any]]:
     """A button for each move allowed now that needs no typing: its player, type, data and
-    label."""
-    return [
+    label; those of the player whose turn it is first (a move anyone may make at any time,
+    such as Shooter's renege, must not sit where the next move is looked for)."""
+    buttons = [
         {"player": player, "type": move, "data": data, "label": label}
         for player in view["players"]
         for move in view["allowed"].get(player, [])
         if move not in MOVES_WITH_FORMS
         for data, label in move_choices(move, player, view, details)
     ]
+    return sorted(buttons, key=lambda button: button["player"] != view["turn"])
 
 
 def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str, Any]):

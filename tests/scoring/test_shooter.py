@@ -89,7 +89,7 @@ def test_bidding_starts_left_of_the_dealer_and_everyone_speaks_once():
     assert (g.dealer, g.turn()) == ("Ana", "Bo")
     assert g.allowed() == {
         "Ana": ["renege"],
-        "Bo": ["renege", "bid", "pass"],
+        "Bo": ["bid", "pass", "renege"],  # the moves of the moment first
         "Cy": ["renege"],
         "Di": ["renege"],
     }

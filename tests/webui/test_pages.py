@@ -499,3 +499,12 @@ def test_the_turn_line_counts_the_rolls_of_the_player_whose_turn_it_is(api):
     assert api.move(game_id, "roll", "Bo", faces=faces).status_code == 201
     html = api.client.get(f"/games/{game_id}/board").json["html"]
     assert "<strong>Bo</strong>'s turn · roll 1 of 3" in html
+
+
+def test_the_buttons_of_the_player_whose_turn_it_is_come_first(api):
+    # Shooter lets anyone renege at any time: those buttons once came before the bidder's pass
+    game_id = api.new_game("shooter", players=("Ana", "Bo", "Cy"))
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    button = r'class="move" data-type="[^"]+" data-player="[^"]+"\s+data-data="[^"]*">([^<]+)</button>'
+    labels = re.findall(button, html)
+    assert labels[0] == "Bo: pass" and {"Ana: renege", "Cy: renege"} <= set(labels)
