@@ -101,12 +101,24 @@ class Ledger:
 
     # -- reading --------------------------------------------------------------------
     def events(self, game_id: int) -> list[Event]:
+        """The game's log; IllegalMove, naming the event, for a row no append could have
+        written (the file edited by another program): data that is no JSON object, a gap."""
         self._require(game_id)
         rows = self.db.execute(
             "SELECT seq, type, player, data, at, auto FROM events WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        return [Event(t, json.loads(d), p, s, a, bool(auto)) for s, t, p, d, a, auto in rows]
+        events = []
+        for number, (seq, kind, player, data, at, auto) in enumerate(rows, 1):
+            try:
+                details = json.loads(data)
+            except (TypeError, ValueError):
+                details = None
+            if seq != number or not isinstance(details, dict):
+                why = f"event #{number} is missing" if seq != number else "its data is not a JSON object"
+                raise IllegalMove(f"game {game_id}'s log is damaged at event #{seq}: {why}")
+            events.append(Event(kind, details, player, seq, at, bool(auto)))
+        return events
 
     def game(self, game_id: int) -> Game:
         """The game's state, derived by replaying its log."""
@@ -123,25 +135,11 @@ class Ledger:
         of the others."""
         listing = []
         for game_id, name, created in self.db.execute("SELECT id, name, created FROM games ORDER BY id DESC"):
-            events = self.events(game_id)
             try:
+                events = self.events(game_id)
                 game = replay(events)
             except IllegalMove as error:
-                game_class = GAMES.get(name)
-                players = events[0].data.get("players")
-                listing.append(
-                    {
-                        "id": game_id,
-                        "game": name,
-                        "title": game_class.title if game_class else name,
-                        "created": created,
-                        "last_move": events[-1].at,
-                        "players": [str(p) for p in players] if isinstance(players, list) else [],
-                        "finished": False,
-                        "winners": [],
-                        "damaged": str(error),
-                    }
-                )
+                listing.append(self._damaged(game_id, name, created, str(error)))
                 continue
             listing.append(
                 {
@@ -156,6 +154,27 @@ class Ledger:
                 }
             )
         return listing
+
+    def _damaged(self, game_id: int, name: str, created: str, why: str) -> dict[str, Any]:
+        """A damaged game's entry in ``games``: what its rows still tell, and why."""
+        game_class = GAMES.get(name)
+        start = self.db.execute("SELECT data FROM events WHERE game_id = ? AND seq = 1", (game_id,)).fetchone()
+        (last,) = self.db.execute("SELECT max(at) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        try:
+            players = json.loads(start[0])["players"]
+        except (TypeError, ValueError, KeyError):  # no start, or one past reading
+            players = []
+        return {
+            "id": game_id,
+            "game": name,
+            "title": game_class.title if game_class else name,
+            "created": created,
+            "last_move": last,
+            "players": [str(player) for player in players] if isinstance(players, list) else [],
+            "finished": False,
+            "winners": [],
+            "damaged": why,
+        }
 
     # -- writing --------------------------------------------------------------------
     def new_game(self, name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> int:

@@ -171,3 +171,24 @@ def test_a_game_whose_log_no_longer_replays_is_listed_damaged_beside_the_others(
     assert "damaged" not in listed[fine] and listed[fine]["players"] == ["Cy", "Di"]
     assert listed[damaged]["players"] == ["Ana", "Bo"] and not listed[damaged]["finished"]
     assert listed[damaged]["damaged"].startswith("event #3 (roll):")
+
+
+@pytest.mark.parametrize(
+    ("seq", "data", "why"),
+    [
+        (3, "{not json", "at event #3: its data is not a JSON object"),
+        (5, "{}", "at event #5: event #3 is missing"),
+    ],
+)
+def test_a_row_no_append_could_write_names_the_damage(ledger, seq, data, why):
+    damaged = ledger.new_game("test/pip-race", ["Ana", "Bo"])
+    fine = ledger.new_game("test/pip-race", ["Cy", "Di"])
+    ledger.db.execute(
+        "INSERT INTO events (game_id, seq, type, player, data, at, auto)"
+        " VALUES (?, ?, 'roll', NULL, ?, 'now', 0)",
+        (damaged, seq, data),
+    )
+    with pytest.raises(IllegalMove, match=f"game {damaged}'s log is damaged {why}"):
+        ledger.events(damaged)
+    listed = {game["id"]: game for game in ledger.games()}
+    assert "damaged" in listed[damaged] and "damaged" not in listed[fine]
