@@ -158,7 +158,9 @@ class Ledger:
     def _damaged(self, game_id: int, name: str, created: str, why: str) -> dict[str, Any]:
         """A damaged game's entry in ``games``: what its rows still tell, and why."""
         game_class = GAMES.get(name)
-        start = self.db.execute("SELECT data FROM events WHERE game_id = ? AND seq = 1", (game_id,)).fetchone()
+        start = self.db.execute(
+            "SELECT data FROM events WHERE game_id = ? AND seq = 1", (game_id,)
+        ).fetchone()
         (last,) = self.db.execute("SELECT max(at) FROM events WHERE game_id = ?", (game_id,)).fetchone()
         try:
             players = json.loads(start[0])["players"]
