@@ -4,9 +4,12 @@ Three event types belong to the log rather than to any one game:
 
 * ``start`` (always first): ``{"game": name, "players": [...], "options": {...}}``;
 * ``undo``: cancels the latest move still in force (a correction included), together
-  with the automatic events the app appended after it;
+  with the automatic events the app appended after it; ``{"seq": n}``, when given, is the
+  move the player means to undo, and the undo is refused if another has come since;
 * ``correct``: ``{"roll": seq, "faces": [...]}`` replaces the faces of the roll event
   numbered ``seq``; every later event is then re-derived from the corrected faces.
+  ``"checked": [dice]`` names the dice a player looked at: a face the camera guessed and
+  the player kept is checked, no longer a guess.
 
 Everything else is handed to the game itself.  A new move (``checked_move``) may carry
 only the fields its rules read, and a roll besides them the marks the app adds
@@ -23,7 +26,7 @@ from scoring.game import Event, Game, IllegalMove, data_field
 from scoring.games import new_game
 
 LOG_EVENTS = frozenset({"start", "undo", "correct"})
-LOG_EVENT_FIELDS = {"undo": frozenset(), "correct": frozenset({"roll", "faces"})}
+LOG_EVENT_FIELDS = {"undo": frozenset({"seq"}), "correct": frozenset({"roll", "faces", "checked"})}
 # What the app adds to a roll beside the game's own fields, per die: the face classifier's
 # likeliest faces, [[label, probability], ...], and the dice whose face it guessed or that
 # it saw leaning, by index (webui/camera.py).
@@ -53,6 +56,12 @@ def moves_in_force(events: Sequence[Event]) -> list[Event]:
         else:
             live.append(event)
     return live
+
+
+def next_to_undo(events: Sequence[Event]) -> Event | None:
+    """The move an undo would cancel now (the automatic events after it go with it)."""
+    live = [event for event in moves_in_force(events) if not event.auto]
+    return live[-1] if len(live) > 1 else None
 
 
 def corrected_moves(events: Sequence[Event]) -> list[Event]:
@@ -136,6 +145,16 @@ def checked_move(events: Sequence[Event], new: Event) -> Game:
     players = data_field(events[0], "players", list) if events else []
     if new.player is not None and new.player not in players:
         raise IllegalMove(f"{new.player!r} is not playing; players are {', '.join(map(str, players))}")
+    if new.type == "undo" and "seq" in new.data:
+        meant, last = data_field(new, "seq", int), next_to_undo(events)
+        if last is not None and last.seq != meant:
+            by = f" by {last.player}" if last.player else ""
+            raise IllegalMove(f"the last move is now #{last.seq} ({last.type}{by}), not #{meant}: undo that?")
+    if new.type == "correct" and "checked" in new.data:
+        faces, checked = new.data.get("faces"), new.data["checked"]
+        dice = len(faces) if isinstance(faces, list) else 0
+        if not (isinstance(checked, list) and all(type(die) is int and 0 <= die < dice for die in checked)):
+            raise IllegalMove(f"a correction's 'checked' lists dice by their index (0 to {dice - 1})")
     return replay([*events, new])
 
 

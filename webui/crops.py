@@ -136,12 +136,13 @@ def save_crops(app: Flask, game_id: int, roll: int, crops: Sequence[np.ndarray |
 
 def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) -> None:
     """Teach the classifier every die that ``correction`` (just stored after ``events``)
-    changed and whose crop was saved.  Never raises."""
+    changed or checked and whose crop was saved.  Never raises."""
     roll = correction.data["roll"]
     before = {event.seq: event.data["faces"] for event in corrected_moves(events) if is_roll(event)}
     kind = die_kind_of(events)
+    checked = correction.data.get("checked") or []  # a guess the player kept: right, and worth an example
     for die, (old, new) in enumerate(zip(before.get(roll, []), correction.data["faces"], strict=False)):
-        if old != new:
+        if old != new or die in checked:
             learn_die(app, game_id, roll, die, new, kind)
 
 

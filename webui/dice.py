@@ -118,9 +118,9 @@ def forget():
     if face is None:
         flash(f"The camera has forgotten the {len(forgotten)} faces it was taught of your {dice}.", kind)
     elif forgotten:
-        flash(f"The camera has forgotten {face_text(face)} of your {dice}.", kind)
+        flash(f"The camera has forgotten the face {face_text(face)} of your {dice}.", kind)
     else:
-        flash(f"The camera had not been taught {face_text(face)} of your {dice}.", kind)
+        flash(f"The camera had not been taught the face {face_text(face)} of your {dice}.", kind)
     return redirect(url_for("dice.dice_page", _anchor=kind))
 
 

@@ -15,7 +15,7 @@ from scoring.faces import DIE_KINDS, Card, Joker, Suit, UnknownFace, parse_face
 from scoring.game import Event, Game, IllegalMove, Option
 from scoring.games import GAMES
 from scoring.hands import KIND_NAMES
-from scoring.replay import corrected_moves, is_roll, moves_in_force, replay
+from scoring.replay import corrected_moves, is_roll, moves_in_force, next_to_undo, replay
 from scoring.rodeo import default_spinner
 from scoring.squib import Squib
 from scoring.targets import SHOOTOUT_TITLES, standard_deck
@@ -144,7 +144,9 @@ def describe(event: Event) -> str:
     if event.type == "correct":
         faces = data.get("faces")
         shown = " ".join(face_text(str(face)) for face in faces) if isinstance(faces, list) else "?"
-        return f"roll #{data.get('roll')} corrected to {shown}"
+        looked = data.get("checked") if isinstance(data.get("checked"), list) else []
+        dice = ", ".join(str(die + 1) for die in looked if isinstance(die, int))
+        return f"roll #{data.get('roll')} corrected to {shown}" + (f" (die {dice} checked)" if dice else "")
     if isinstance(data.get("faces"), list):
         data.pop("faces")
         data.pop("top", None)  # the classifier's guesses: shown when correcting
@@ -317,9 +319,14 @@ def history(events: Sequence[Event]) -> list[dict[str, Any]]:
     """Every event, newest last, marked ``in_force`` (not undone); a roll carries the faces
     it counts with now (after corrections) as ``faces``, and the dice whose face the camera
     guessed as ``unsure`` and those it saw leaning as ``cocked``, until a correction gives
-    them another face."""
-    in_force = {event.seq for event in moves_in_force(events)}
+    them another face; a guess a player checked (kept as it was) is no longer unsure."""
+    live = moves_in_force(events)
+    in_force = {event.seq for event in live}
     counted = {event.seq: event.data["faces"] for event in corrected_moves(events) if is_roll(event)}
+    checked: dict[Any, set] = {}
+    for event in live:
+        if event.type == "correct" and isinstance(event.data.get("checked"), list):
+            checked.setdefault(event.data.get("roll"), set()).update(event.data["checked"])
     rows = []
     for event in events:
         faces = event.data.get("faces")
@@ -334,6 +341,7 @@ def history(events: Sequence[Event]) -> list[dict[str, Any]]:
                 marked = event.data.get(mark)
                 listed = [die for die in marked if isinstance(die, int)] if isinstance(marked, list) else []
                 row[mark] = [die for die in listed if die in dice and row["faces"][die] == str(faces[die])]
+            row["unsure"] = [die for die in row["unsure"] if die not in checked.get(event.seq, ())]
         rows.append(row)
     return rows
 
@@ -345,6 +353,7 @@ def table(ledger: Ledger, game_id: int) -> dict[str, Any]:
     rows = history(events)
     rolls = [row for row in rows if "faces" in row and row["in_force"]]
     view = game.view()
+    undoable = next_to_undo(events)
     return {
         "id": game_id,
         "version": len(events),
@@ -353,6 +362,8 @@ def table(ledger: Ledger, game_id: int) -> dict[str, Any]:
         "die_kind": game.die_kind,
         "history": rows,
         "dice": rolls[-1] if rolls else None,
+        # what Undo would take back, named on its button: a roll may arrive as it is tapped
+        "undo": {"seq": undoable.seq, "type": undoable.type, "player": undoable.player} if undoable else None,
     }
 
 

@@ -144,3 +144,31 @@ def test_a_real_game_plays_through_the_api(api):
     assert api.move(game_id, "correct", roll=2, faces=corrected).status_code == 201
     view = api.view(game_id)
     assert view["pot"] == pot - 8 and view["points_this_set"]["Ana"] == 15 + 8
+
+
+def test_a_guess_kept_by_a_player_is_checked_and_no_longer_marked(api):
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    faces = ["CUBES", "2", "BLANK", "BLANK", "4", "1"]
+    camera_roll = {"faces": faces, "unsure": [4, 5]}  # as the camera records two guesses
+    assert api.move(game_id, "roll", "Ana", **camera_roll).status_code == 201
+    kept = api.move(game_id, "correct", roll=2, faces=faces, checked=[4])
+    assert kept.status_code == 201
+    roll, correction = api.client.get(f"/api/games/{game_id}/events").json["events"][1:3]
+    assert (roll["unsure"], roll["corrected"]) == ([5], False)  # die 5 checked, die 6 still a guess
+    assert correction["text"].endswith("(die 5 checked)")
+    refused = api.move(game_id, "correct", roll=2, faces=faces, checked=[6])
+    assert refused.status_code == 400 and "'checked' lists dice" in refused.json["error"]
+
+
+def test_undo_names_the_move_it_means_and_is_refused_if_another_came_since(api):
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    assert api.move(game_id, "roll", "Ana", faces=["1", "2", "3", "4", "5", "6"]).status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert "Undo roll #2 by Ana</button>" in html
+    meanwhile = api.move(game_id, "roll", "Bo", faces=["1", "2", "3", "4", "5", "6"])  # the camera's
+    assert meanwhile.status_code == 201
+    late = api.move(game_id, "undo", seq=2)
+    assert late.status_code == 400
+    assert late.json["error"] == "the last move is now #3 (roll by Bo), not #2: undo that?"
+    assert api.move(game_id, "undo", seq=3).status_code == 201
+    assert api.view(game_id)["turn"] == "Bo"

@@ -274,11 +274,12 @@ def test_a_taught_face_is_seen_and_forgotten_on_the_your_dice_page(app, server, 
     cubes.screenshot(path=SCREENSHOTS / "your-dice.png")
 
     tab.once("dialog", lambda dialog: dialog.dismiss())  # asked first: a slip forgets nothing
-    cubes.get_by_role("button", name="Forget blank").click()
+    cubes.get_by_role("button", name="Forget the face blank").click()
     expect(cubes.locator("figure.taught img")).to_have_count(8)
     tab.once("dialog", lambda dialog: dialog.accept())
-    cubes.get_by_role("button", name="Forget blank").click()
-    expect(tab.locator("#cubes .notice")).to_have_text("The camera has forgotten blank of your cubes dice.")
+    cubes.get_by_role("button", name="Forget the face blank").click()
+    forgotten = "The camera has forgotten the face blank of your cubes dice."
+    expect(tab.locator("#cubes .notice")).to_have_text(forgotten)
     expect(tab.locator("#cubes h2")).to_contain_text("7 of 8 faces taught")
     expect(tab.locator("#cubes figure.untaught")).to_have_attribute("data-face", "BLANK")
     assert shared.taught_faces("cubes") == [label for label in labels if label != "BLANK"]
@@ -336,6 +337,8 @@ def test_a_game_entered_by_hand_survives_a_reload_and_shows_on_a_second_device(s
     expect(second.locator("#turn")).to_contain_text("Bo's turn")
     tab.locator("#dice .die").nth(1).click()
     expect(tab.locator("#correct-faces .face")).to_have_count(8)
+    expect(tab.get_by_role("dialog", name="Roll #2, die 2 shows 2")).to_be_visible()  # named by its title
+    expect(tab.locator("#correct-faces .face.current")).to_have_attribute("data-label", "2")  # to keep
     expect(tab.locator("#correct-crop")).to_be_hidden()  # dice entered by hand have no picture
     tab.get_by_role("button", name="Cancel").click()
     tap_to_correct(tab, 1, "3")
@@ -344,9 +347,24 @@ def test_a_game_entered_by_hand_survives_a_reload_and_shows_on_a_second_device(s
     expect(score_of(second, "Ana").nth(2)).to_have_text("21")
     second.screenshot(path=SCREENSHOTS / "second-device-sees-the-correction.png", full_page=True)
 
-    tab.get_by_role("button", name="Undo the last move").click()
+    tab.get_by_role("button", name="Undo correct #3").click()  # the button names what it takes back
     expect(second.locator("#make")).to_contain_text("CUBES + 2")
     expect(second.locator("#history li.undone")).to_have_count(1)
+
+
+def test_a_redraw_keeps_the_keyboard_on_its_die_and_announces_the_new_note(server, open_tab):
+    # the board is redrawn whole on every move: focus once fell to the page's top, and the
+    # note's live region, redrawn with it, was never heard
+    tab = open_tab(server)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
+    enter_dice(tab, "Ana", ["CUBES", "2", "BLANK", "BLANK", "BLANK", "BLANK"])
+    tab.locator("#dice .die").nth(1).focus()
+    other = open_tab(tab.url)  # another player's phone enters the next roll
+    enter_dice(other, "Bo", ["1", "2", "3", "4", "5", "6"])
+    expect(tab.locator("#turn")).to_contain_text("Ana's turn")
+    focused = tab.evaluate("[document.activeElement.dataset.roll, document.activeElement.dataset.die]")
+    assert focused == ["2", "1"]  # Ana's die 2, now in the history
+    expect(tab.locator("#spoken-note")).to_have_text(tab.locator("#last-note").inner_text())
 
 
 def test_a_shooter_hand_entered_by_hand(server, open_tab):
@@ -396,10 +414,10 @@ def test_a_square_shooters_turn_with_three_rolls_and_a_double_down(server, open_
     start_game(tab, "square-shooters/classic", "Square Shooters: the Classic game", ["Ana", "Bo"], **physical)
     draw = tab.get_by_label("card drawn")
     draw.select_option("Double-Down")
-    tab.get_by_role("button", name="Draw").click()
+    tab.get_by_role("button", name="Draw", exact=True).click()
     expect(tab.locator("#last-note")).to_contain_text("Ana keeps a Double-Down and draws again")
     draw.select_option("Full House (7♣ 7♥ 7♦ A♠ A♥), 8 chips")
-    tab.get_by_role("button", name="Draw").click()
+    tab.get_by_role("button", name="Draw", exact=True).click()
     expect(tab.locator(".goal", has_text="target")).to_contain_text("Full House")
 
     enter_dice(tab, "Ana", ["7C", "7H", "2S", "3D", "4H", "5C", "9S", "JD", "KC"])

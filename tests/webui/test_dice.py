@@ -84,14 +84,13 @@ def test_forgetting_a_face_forgets_it_for_that_kind_only_in_both_models(app, cli
     response = forget(client, kind="d6", face="3")
     assert response.status_code == 302 and response.headers["Location"] == "/dice#d6"
     page = client.get("/dice").get_data(as_text=True)
-    assert "The camera has forgotten 3 of your pip dice." in page
+    assert "The camera has forgotten the face 3 of your pip dice." in page
     assert tiles(page, "d6") == ["5", "6"] and tiles(page, "cubes") == ["3"]
     for model in (shared.classifier, shared.photo_classifier):
         assert model.learned() == {"3": 1, "5": 1, "6": 1, "10H": 1}
         assert model.taught_faces("d6") == ["5", "6"]
-    assert "had not been taught 3" in client.get(forget(client, kind="d6", face="3").location).get_data(
-        as_text=True
-    )
+    again = client.get(forget(client, kind="d6", face="3").location)
+    assert "had not been taught the face 3" in again.get_data(as_text=True)
 
 
 def test_forgetting_a_set_keeps_the_other_sets(app, client, taught):

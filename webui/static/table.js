@@ -7,6 +7,7 @@ const table = document.getElementById("table");
 const board = document.getElementById("board");
 const message = document.getElementById("message");
 const taught = document.getElementById("taught");
+const spokenNote = document.getElementById("spoken-note");
 const dialog = document.getElementById("correct-die");
 const faces = JSON.parse(document.getElementById("faces").textContent);
 let version = Number(table.dataset.version);
@@ -53,6 +54,7 @@ async function teachRoll(roll) {
     taught.textContent = `The camera learnt ${reply.taught} of roll #${roll}'s ${reply.saved} dice it saw;`
       + ` it knows ${reply.known} of the ${reply.faces} faces of these dice${whole}.`;
     taught.hidden = false;
+    taught.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 }
 
@@ -96,27 +98,45 @@ function restoreForms(kept) {
   }
 }
 
+// Where the keyboard was on the board, as selectors its redrawn twin answers to, the likeliest
+// first: a die by its roll and place (where it was, else in the history, where the latest roll
+// goes when the next comes), anything else by its id.  Without them focus falls to the top.
+function focusKeys() {
+  const focused = document.activeElement;
+  if (!board.contains(focused)) return [];
+  if (focused.matches(".die[data-roll]")) {
+    const die = `.die[data-roll="${focused.dataset.roll}"][data-die="${focused.dataset.die}"]`;
+    return focused.closest("#history") ? [`#history ${die}`] : [`#dice ${die}`, `#history ${die}`];
+  }
+  return focused.id ? [`#${CSS.escape(focused.id)}`] : [];
+}
+
 function redraw(payload) {
   if (payload.version <= version) return; // the board is a function of the log: nothing new
   version = payload.version;
   const kept = keptForms();
+  const focused = focusKeys();
   board.innerHTML = payload.html;
   restoreForms(kept);
+  const twin = focused.map((selector) => board.querySelector(selector)).find((element) => element);
+  twin?.focus({ preventScroll: true });
   if (payload.last_note && payload.last_note !== lastNote) announce(payload.last_note);
   lastNote = payload.last_note;
 }
 
 function announce(note) {
+  spokenNote.textContent = note; // for a screen reader: the board's own copy is redrawn away
   if (document.getElementById("speak").checked && "speechSynthesis" in window) {
     window.speechSynthesis.speak(new SpeechSynthesisUtterance(note));
   }
 }
 
-function faceButton(label, onPick) {
+function faceButton(label, onPick, current) {
   const button = document.createElement("button");
   button.type = "button";
-  button.className = `face ${faces.colours[label] ?? ""}`;
+  button.className = `face ${faces.colours[label] ?? ""}${label === current ? " current" : ""}`;
   button.textContent = faces.texts[label] ?? label;
+  if (label === current) button.setAttribute("aria-label", `${button.textContent}, as it shows now: keep it`);
   button.dataset.label = label;
   button.addEventListener("click", () => { dialog.close(); onPick(label); });
   return button;
@@ -140,7 +160,8 @@ function openCorrection(die) {
   const correct = (label) => {
     const corrected = rollFaces.slice();
     corrected[index] = label;
-    send({ type: "correct", data: { roll: Number(die.dataset.roll), faces: corrected } });
+    // checked: the player looked at this die, so a guessed face they keep is a guess no more
+    send({ type: "correct", data: { roll: Number(die.dataset.roll), faces: corrected, checked: [index] } });
   };
   document.getElementById("correct-title").textContent =
     `Roll #${die.dataset.roll}, die ${index + 1} shows ${faces.texts[die.dataset.label] ?? die.dataset.label}`;
@@ -150,8 +171,9 @@ function openCorrection(die) {
   // a roll can teach the camera only with the pictures it kept of the dice
   document.getElementById("teach").hidden = !board.querySelector(`.die[data-roll="${die.dataset.roll}"][data-crop]`);
   showCrop("crop" in die.dataset ? table.dataset.crop.replace("ROLL", die.dataset.roll).replace("DIE", index) : null);
-  document.getElementById("correct-guesses").replaceChildren(...guesses.map((label) => faceButton(label, correct)));
-  document.getElementById("correct-faces").replaceChildren(...faces.labels.map((label) => faceButton(label, correct)));
+  const shown = die.dataset.label;
+  document.getElementById("correct-guesses").replaceChildren(...guesses.map((label) => faceButton(label, correct, shown)));
+  document.getElementById("correct-faces").replaceChildren(...faces.labels.map((label) => faceButton(label, correct, shown)));
   document.getElementById("teach-roll").onclick = () => { dialog.close(); teachRoll(die.dataset.roll); };
   dialog.showModal();
 }
