@@ -63,12 +63,43 @@ def connect(path: str | Path) -> sqlite3.Connection:
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path, isolation_level=None, timeout=10)
+    check_tables(connection, path)  # before anything is written to a file that is not ours
     if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         use_wal(connection)
     connection.execute("PRAGMA synchronous=FULL")
     connection.execute("PRAGMA foreign_keys=ON")
     connection.executescript(SCHEMA)
     return connection
+
+
+# The columns of our tables, as SCHEMA makes them.
+COLUMNS = {
+    "games": {"id", "name", "created"},
+    "events": {"game_id", "seq", "type", "player", "data", "at", "auto"},
+}
+
+
+def check_tables(connection: sqlite3.Connection, path: str | Path) -> None:
+    """Refuse (sqlite3.DatabaseError) a database that holds another program's tables: adding
+    ours, switching it to WAL and making its own ``events`` table append-only would change
+    a file that is not ours.  A new, empty one is fine, and one with some of ours."""
+    names = {
+        name
+        for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        if not name.startswith("sqlite_")
+    }
+    # ours, or some of them: another connection may be making them at this moment
+    ours = all(name in COLUMNS and columns(connection, name) == COLUMNS[name] for name in names)
+    if not ours:
+        connection.close()
+        raise sqlite3.DatabaseError(
+            f"{path} is not a dicescore games database (it holds {', '.join(sorted(names))});"
+            " give another file with --db"
+        )
+
+
+def columns(connection: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
 
 
 def use_wal(connection: sqlite3.Connection, tries: int = 100) -> None:

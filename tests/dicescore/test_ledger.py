@@ -192,3 +192,17 @@ def test_a_row_no_append_could_write_names_the_damage(ledger, seq, data, why):
         ledger.events(damaged)
     listed = {game["id"]: game for game in ledger.games()}
     assert "damaged" in listed[damaged] and "damaged" not in listed[fine]
+
+
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path):
+    path = tmp_path / "notes.sqlite"
+    other = sqlite3.connect(path)
+    other.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, what TEXT)")  # its own events
+    other.commit()
+    other.close()
+    before = path.read_bytes()
+    with pytest.raises(
+        sqlite3.DatabaseError, match=r"notes.sqlite is not a dicescore games database \(it holds events\)"
+    ):
+        Ledger.open(path)
+    assert path.read_bytes() == before  # no tables, triggers or WAL added
