@@ -2,6 +2,7 @@
 on a tiny stand-in detector model (the trained one is not needed to test the plumbing)."""
 
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -29,7 +30,7 @@ from vision.detector import (
     without_print_or_groups,
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
-from vision.pipeline import RECUT_BELOW, SURE_FIND, UNREAD_KEPT_FROM, DiceReader, each_face_once
+from vision.pipeline import RECUT_BELOW, SURE_FIND, UNREAD_KEPT_FROM, DiceReader, as_bgr, each_face_once
 from vision.readings import (
     LEANING,
     READ,
@@ -909,3 +910,31 @@ def test_video_frames_are_read_one_turn_each_in_turn_and_photos_at_all_four(mode
     assert recorder.turns == [(0,), (1,), (2,), (3,), (0,)]
     reader.read(frame, still=True)
     assert recorder.turns[-1] == vision.faces.ALL_TURNS == (0, 1, 2, 3)
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda bgr: cv2.cvtColor(bgr, cv2.COLOR_BGR2BGRA),
+        lambda bgr: bgr.astype(np.uint16) * 257,  # a 16-bit PNG read unchanged
+    ],
+)
+def test_a_picture_of_other_pixels_reads_as_its_8_bit_bgr(convert):
+    bgr = cv2.imread(str(Path(__file__).parent / "fixtures" / "scenes" / "scene00101_0075.png"))
+    assert np.array_equal(as_bgr(convert(bgr)), bgr)
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    assert as_bgr(grey).shape == bgr.shape
+
+
+@pytest.mark.parametrize(
+    "picture",
+    [
+        np.zeros((4, 4, 3), np.float32),
+        np.zeros((4, 4, 5), np.uint8),
+        np.zeros((0, 4, 3), np.uint8),
+        np.zeros(4, np.uint8),
+    ],
+)
+def test_a_picture_the_reader_cannot_take_is_named(picture):
+    with pytest.raises(ValueError, match=r"a picture must be"):
+        as_bgr(picture)
