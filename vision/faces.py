@@ -343,7 +343,9 @@ class FaceClassifier:
             crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
         elif crop.shape[2] == 4:
             crop = cv2.cvtColor(crop, cv2.COLOR_BGRA2BGR)
-        if crop.dtype != np.uint8:
+        if crop.dtype == np.uint16:  # a 16-bit PNG read unchanged: its top 8 bits
+            crop = (crop >> 8).astype(np.uint8)
+        elif crop.dtype != np.uint8:
             crop = np.clip(crop, 0, 255).astype(np.uint8)
         size = self.input_size
         if crop.shape[:2] == (size, size):  # a rectified crop: resizing would only copy it

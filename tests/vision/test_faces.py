@@ -318,6 +318,13 @@ def test_four_turns_read_a_crop_alike_however_it_lies(classifier, heldout):
         assert a.confidence == pytest.approx(b.confidence, abs=1e-4)
 
 
+def test_a_16_bit_crop_reads_as_its_8_bit_self(classifier, heldout):
+    crops = heldout[0][:6]
+    eight = classifier.classify(crops, kind=None)
+    sixteen = classifier.classify([crop.astype(np.uint16) * 257 for crop in crops], kind=None)
+    assert [a.label for a in eight] == [b.label for b in sixteen]
+
+
 @pytest.mark.parametrize("shape", [(0, 0, 3), (64, 0, 3), (64,)])
 def test_a_crop_that_is_no_image_is_refused_by_name(classifier, shape):
     with pytest.raises(
