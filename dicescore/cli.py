@@ -111,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # OpenCV's and FFmpeg's own warnings ("moov atom not found", "can't open camera by
+    # index") would sit above the one line that says what is wrong; read before cv2 loads.
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     args = build_parser().parse_args(argv)
     try:
         args.run(args)

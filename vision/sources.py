@@ -95,7 +95,8 @@ def load_image(path: str | Path) -> np.ndarray:
     if path.is_dir():
         raise SourceError(f"cannot read image {path} (a folder, not an image file)")
     if not path.is_file():  # checked first: OpenCV would only print a warning
-        raise SourceError(f"cannot read image {path} (no such file)")
+        why = "not a file: a pipe or a device" if path.exists() else "no such file"
+        raise SourceError(f"cannot read image {path} ({why})")
     try:
         data = path.read_bytes()  # once: checked here, then decoded
     except OSError as error:

@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +116,11 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly():
     error = process.stderr.read()
     assert process.wait(timeout=120) == 0 and first["image"] == str(scene)
     assert error == ""
+
+
+def test_opencvs_own_warnings_are_kept_off_the_terminal(monkeypatch, capsys):
+    # "moov atom not found" and "can't open camera by index" sat above the line saying why
+    monkeypatch.delenv("OPENCV_LOG_LEVEL", raising=False)
+    monkeypatch.delenv("OPENCV_FFMPEG_LOGLEVEL", raising=False)
+    assert main(["games"]) == 0
+    assert (os.environ["OPENCV_LOG_LEVEL"], os.environ["OPENCV_FFMPEG_LOGLEVEL"]) == ("ERROR", "-8")

@@ -1,6 +1,7 @@
 """Frame sources: files, folders and clear errors; a live source that fails is reopened."""
 
 import logging
+import os
 
 import cv2
 import numpy as np
@@ -146,6 +147,12 @@ def test_a_jpeg_cut_short_in_copying_says_so_rather_than_reading_half_a_photo(tm
 def test_a_whole_jpeg_is_read_whatever_it_carries(tmp_path, jpeg):
     (tmp_path / "whole.jpg").write_bytes(jpeg)
     assert load_image(tmp_path / "whole.jpg").shape == (240, 320, 3)
+
+
+def test_a_pipe_is_not_an_image(tmp_path):
+    os.mkfifo(tmp_path / "shot.png")
+    with pytest.raises(SourceError, match=r"shot.png \(not a file: a pipe or a device\)"):
+        load_image(tmp_path / "shot.png")  # opened, a pipe would wait for a writer for ever
 
 
 def test_a_folder_is_not_an_image(tmp_path):
