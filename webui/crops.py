@@ -109,6 +109,15 @@ def crop_path(app: Flask, game_id: int, roll: int, die: int) -> Path:
     return Path(app.config["CROPS"]) / f"{game_id}-{roll}-{die}.png"
 
 
+def is_kept(path: Path) -> bool:
+    """Whether a crop's file is there to show; a crops folder the app may not look into
+    (its permissions changed) keeps none, rather than failing the page."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def kept_crops(app: Flask, game_id: int, rolls: Iterable[tuple[int, int]]) -> set[str]:
     """``"<roll seq>-<die>"`` of each die of ``rolls`` ((seq, dice) pairs) whose crop the
     camera kept (a stat a die: the crops folder holds every game's)."""
@@ -116,7 +125,7 @@ def kept_crops(app: Flask, game_id: int, rolls: Iterable[tuple[int, int]]) -> se
         f"{seq}-{die}"
         for seq, dice in rolls
         for die in range(dice)
-        if crop_path(app, game_id, seq, die).is_file()
+        if is_kept(crop_path(app, game_id, seq, die))
     }
 
 
@@ -161,7 +170,7 @@ def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> 
     kind = die_kind_of(events)
     if kind is None:
         raise LookupError("this game has no dice to teach")
-    saved = [die for die in range(len(faces[roll])) if crop_path(app, game_id, roll, die).is_file()]
+    saved = [die for die in range(len(faces[roll])) if is_kept(crop_path(app, game_id, roll, die))]
     wanted = classifier(app).examples_wanted(kind)
     taught = failed = 0
     for die in saved:

@@ -16,7 +16,7 @@ from scoring.game import IllegalMove
 from scoring.games import GAMES
 from scoring.targets import SHOOTOUT_TITLES
 from webui import security
-from webui.crops import crop_path, kept_crops
+from webui.crops import crop_path, is_kept, kept_crops
 from webui.db import get_ledger
 from webui.entry import (
     dice_to_enter,
@@ -205,7 +205,7 @@ def die_crop(game_id: int, roll: int, die: int):
     """The camera's picture of one die of a roll, as it read it: the tap dialog shows it, so
     that a player sees which die they are correcting."""
     path = crop_path(current_app, game_id, roll, die)
-    if not path.is_file():
+    if not is_kept(path):
         abort(404, f"the camera kept no picture of die {die + 1} of roll #{roll} in game #{game_id}")
     return send_file(path.resolve(), mimetype="image/png", max_age=0)
 

@@ -108,6 +108,21 @@ def test_a_rolls_die_crops_are_served_for_the_tap_dialog(app, api):
     assert "the camera kept no picture of die 1 of roll #2" in missing.get_data(as_text=True)
 
 
+def test_a_crops_folder_the_app_may_not_look_into_keeps_no_crops_and_fails_no_page(app, api, monkeypatch):
+    game = api.new_game("cubes", ("Ana", "Bo"))
+    seq = api.move(game, "roll", "Ana", faces=["1", "2", "3", "4", "5", "6"]).json["event"]["seq"]
+    crops, is_file = str(app.config["CROPS"]), Path.is_file
+
+    def barred(path):
+        if str(path).startswith(crops):
+            raise PermissionError(13, "Permission denied")  # as a folder of mode 000 answers
+        return is_file(path)
+
+    monkeypatch.setattr(Path, "is_file", barred)
+    assert api.client.get(f"/games/{game}").status_code == 200
+    assert api.client.get(f"/games/{game}/rolls/{seq}/dice/0.png").status_code == 404
+
+
 def test_the_table_page_shows_whose_turn_the_dice_form_and_the_scores(client):
     create(client, game="test/pip-race", player=["Ana", "Bo"])
     page = client.get("/games/1").get_data(as_text=True)
