@@ -7,6 +7,7 @@ a QR code, and a join PIN that every write must carry.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import socket
 import sqlite3
@@ -39,8 +40,9 @@ def secret_key(database: Path) -> str:
             key = secrets.token_hex(32)
             path.parent.mkdir(parents=True, exist_ok=True)
             draft = path.with_suffix(".draft")
-            draft.write_text(key, encoding="ascii")
-            draft.chmod(0o600)
+            # made private as it is created: no moment when another user may read it
+            with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
+                file.write(key)
             draft.replace(path)
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"cannot keep the session key {path}: {error}") from None

@@ -135,3 +135,5 @@ def test_a_session_key_file_left_empty_is_made_again(tmp_path):
     (tmp_path / "webui-secret.key").write_text("")  # as a full disk left it
     key = secret_key(tmp_path / "games.sqlite")
     assert len(key) == 64 and secret_key(tmp_path / "games.sqlite") == key
+    assert (tmp_path / "webui-secret.key").stat().st_mode & 0o777 == 0o600  # for this user's eyes only
+    assert [path.name for path in tmp_path.iterdir()] == ["webui-secret.key"]  # no draft left behind
