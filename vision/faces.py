@@ -50,7 +50,7 @@ import onnxruntime as ort
 
 from scoring.faces import ALL_LABELS, DIE_KINDS, die_kind, parse_face
 from vision.pips import count_pips
-from vision.readings import NAMED_FROM
+from vision.readings import NAMED_FROM, as_bgr
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS / "faces.onnx"  # reads best: photos, single crops
@@ -336,17 +336,7 @@ class FaceClassifier:
 
     def _fit(self, crop: np.ndarray) -> np.ndarray:
         """One crop as S x S BGR uint8: shrunk by area, or enlarged linearly."""
-        crop = np.asarray(crop)
-        if crop.ndim not in (2, 3) or crop.size == 0:
-            raise ValueError(f"a crop must be an image (grey, BGR or BGRA pixels): got shape {crop.shape}")
-        if crop.ndim == 2:
-            crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
-        elif crop.shape[2] == 4:
-            crop = cv2.cvtColor(crop, cv2.COLOR_BGRA2BGR)
-        if crop.dtype == np.uint16:  # a 16-bit PNG read unchanged: its top 8 bits
-            crop = (crop >> 8).astype(np.uint8)
-        elif crop.dtype != np.uint8:
-            crop = np.clip(crop, 0, 255).astype(np.uint8)
+        crop = as_bgr(crop, "crop")
         size = self.input_size
         if crop.shape[:2] == (size, size):  # a rectified crop: resizing would only copy it
             return crop

@@ -16,13 +16,12 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from scoring.faces import die_kind
 from vision.detector import VIDEO_SIDE_FACE_MARGIN, Detector, without_side_faces
 from vision.faces import ALL_TURNS, FAST_MODEL, FaceClassifier, FaceReading
-from vision.readings import DieReading, DieReadings, rectify
+from vision.readings import DieReading, DieReadings, as_bgr, rectify
 
 # A video frame's find is kept from this detector score whatever the classifier says; below
 # it, only if the classifier does not call it no face (``NOT_A_FACE``). A photo's find is kept
@@ -78,7 +77,7 @@ class DiceReader:
         vote over a settled roll's frames sees each die turned every way for the price of one.
         Either way, a find too near a surer one is dropped as that die's side face (in a video
         frame only if it is clearly less sure: ``without_side_faces``)."""
-        frame = as_bgr(frame)
+        frame = as_bgr(frame, "picture")
         found = self.detector.detect_at_scales(frame, self.is_print) if still else self.detector.detect(frame)
         found = without_side_faces(found, surer_by=0.0 if still else VIDEO_SIDE_FACE_MARGIN)
         turns = ALL_TURNS if still else (self.frames_read % len(ALL_TURNS),)
@@ -174,24 +173,6 @@ def default_detector() -> Detector:
 @functools.cache
 def default_classifier() -> FaceClassifier:
     return FaceClassifier()
-
-
-def as_bgr(frame: np.ndarray) -> np.ndarray:
-    """A picture as the reader takes it, 8-bit BGR: grey and BGRA are converted, 16 bits a
-    channel scaled down (a PNG saved so, read unchanged); anything else is a ValueError
-    naming its shape and type, where it would otherwise read nonsense or fail deep inside."""
-    frame = np.asarray(frame)
-    if frame.dtype == np.uint16:
-        frame = (frame >> 8).astype(np.uint8)
-    if frame.dtype != np.uint8 or frame.ndim not in (2, 3) or min(frame.shape[:2]) == 0:
-        raise ValueError(f"a picture must be 8- or 16-bit grey, BGR or BGRA: got {frame.dtype} {frame.shape}")
-    if frame.ndim == 2:
-        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    if frame.shape[2] == 4:
-        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-    if frame.shape[2] != 3:
-        raise ValueError(f"a picture must be grey, BGR or BGRA pixels: got {frame.shape[2]} channels")
-    return frame
 
 
 def read_image(bgr: np.ndarray, kind: str = "d6") -> list[DieReading]:

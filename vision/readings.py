@@ -197,6 +197,21 @@ def longest_sides(ordered: np.ndarray) -> np.ndarray:
     return np.linalg.norm(ordered[:, NEXT_CORNER] - ordered, axis=2).max(1)
 
 
+def as_bgr(image, what: str) -> np.ndarray:
+    """A frame or a crop as the networks take it, 8-bit BGR: grey and BGRA converted, 16 bits a
+    channel (a PNG read unchanged) scaled down; anything else a ValueError naming the ``what``
+    and its type and shape, where it would read nonsense or fail deep inside."""
+    image = np.asarray(image)
+    if image.dtype == np.uint16:
+        image = (image >> 8).astype(np.uint8)
+    channels = image.shape[2] if image.ndim == 3 else 1
+    if image.dtype != np.uint8 or image.ndim not in (2, 3) or 0 in image.shape or channels not in (1, 3, 4):
+        raise ValueError(f"a {what} must be 8- or 16-bit grey, BGR or BGRA: got {image.dtype} {image.shape}")
+    if channels == 1:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR) if channels == 4 else image
+
+
 def rectify(frame: np.ndarray, quads, size: int = CROP_SIZE) -> list[np.ndarray]:
     """Each quad's content warped to a ``size`` x ``size`` square crop, as the camera were above it.
 

@@ -49,6 +49,24 @@ def is_heif(path: Path) -> bool:
     return path.suffix.lower() in PHONE_ONLY_SUFFIXES or (head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS)
 
 
+def jpeg_segments(data: bytes) -> Iterator[tuple[int | None, int]]:
+    """(marker, offset) of each of a JPEG file's marker segments, up to and with its first
+    scan (0xDA); (None, offset) where the bytes run out before it.  A byte that starts no
+    marker ends the walk: a layout it does not know, left to OpenCV."""
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return
+        if data[at + 1] == 0xFF:  # a fill byte before a marker
+            at += 1
+            continue
+        yield data[at + 1], at
+        if data[at + 1] == 0xDA:
+            return
+        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+    yield None, at
+
+
 def is_cut_short_jpeg(data: bytes) -> bool:
     """A JPEG file's bytes that stop before its end-of-image marker: a copy or download cut short.
     OpenCV decodes such a file anyway, painting the lost rows grey, so the dice there would
@@ -57,17 +75,12 @@ def is_cut_short_jpeg(data: bytes) -> bool:
     thumbnail's own marker lies before, and a motion photo's appended video after it."""
     if not data.startswith(b"\xff\xd8"):
         return False
-    at = 2
-    while at + 4 <= len(data):  # marker segments, up to the first scan
-        if data[at] != 0xFF:
-            return False  # not a layout this walk knows: left to OpenCV
-        if data[at + 1] == 0xFF:  # a fill byte before a marker
-            at += 1
-            continue
-        if data[at + 1] == 0xDA:
+    for marker, at in jpeg_segments(data):
+        if marker is None:
+            return True  # the headers themselves run out before any scan
+        if marker == 0xDA:
             return data.find(b"\xff\xd9", at) < 0
-        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
-    return True  # the headers themselves run out before any scan
+    return False
 
 
 def stated_size(data: bytes) -> tuple[int, int] | None:
@@ -77,15 +90,10 @@ def stated_size(data: bytes) -> tuple[int, int] | None:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     if not data.startswith(b"\xff\xd8"):
         return None
-    at = 2
-    while at + 9 <= len(data) and data[at] == 0xFF:  # marker segments, up to the frame header
-        marker = data[at + 1]
-        if marker == 0xFF:  # a fill byte
-            at += 1
-            continue
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # start of frame
+    for marker, at in jpeg_segments(data):
+        start_of_frame = marker is not None and 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC)
+        if start_of_frame and at + 9 <= len(data):  # its height, then its width
             return int.from_bytes(data[at + 7 : at + 9], "big"), int.from_bytes(data[at + 5 : at + 7], "big")
-        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
     return None
 
 

@@ -328,7 +328,7 @@ def test_a_16_bit_crop_reads_as_its_8_bit_self(classifier, heldout):
 @pytest.mark.parametrize("shape", [(0, 0, 3), (64, 0, 3), (64,)])
 def test_a_crop_that_is_no_image_is_refused_by_name(classifier, shape):
     with pytest.raises(
-        ValueError, match=re.escape(f"a crop must be an image (grey, BGR or BGRA pixels): got shape {shape}")
+        ValueError, match=re.escape(f"a crop must be 8- or 16-bit grey, BGR or BGRA: got uint8 {shape}")
     ):
         classifier.classify([np.zeros((64, 64, 3), np.uint8), np.zeros(shape, np.uint8)])
 

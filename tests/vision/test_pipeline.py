@@ -30,7 +30,7 @@ from vision.detector import (
     without_print_or_groups,
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
-from vision.pipeline import RECUT_BELOW, SURE_FIND, UNREAD_KEPT_FROM, DiceReader, as_bgr, each_face_once
+from vision.pipeline import RECUT_BELOW, SURE_FIND, UNREAD_KEPT_FROM, DiceReader, each_face_once
 from vision.readings import (
     LEANING,
     READ,
@@ -38,6 +38,7 @@ from vision.readings import (
     UNSURE,
     DieReading,
     DieReadings,
+    as_bgr,
     draw,
     longest_sides,
     order_corners,
@@ -921,9 +922,11 @@ def test_video_frames_are_read_one_turn_each_in_turn_and_photos_at_all_four(mode
 )
 def test_a_picture_of_other_pixels_reads_as_its_8_bit_bgr(convert):
     bgr = cv2.imread(str(Path(__file__).parent / "fixtures" / "scenes" / "scene00101_0075.png"))
-    assert np.array_equal(as_bgr(convert(bgr)), bgr)
+    assert np.array_equal(as_bgr(convert(bgr), "picture"), bgr)
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    assert as_bgr(grey).shape == bgr.shape
+    as_colour = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+    assert np.array_equal(as_bgr(grey, "picture"), as_colour)
+    assert np.array_equal(as_bgr(grey[..., None], "picture"), as_colour)  # one channel, kept as a third axis
 
 
 @pytest.mark.parametrize(
@@ -933,8 +936,9 @@ def test_a_picture_of_other_pixels_reads_as_its_8_bit_bgr(convert):
         np.zeros((4, 4, 5), np.uint8),
         np.zeros((0, 4, 3), np.uint8),
         np.zeros(4, np.uint8),
+        np.uint8(7),
     ],
 )
 def test_a_picture_the_reader_cannot_take_is_named(picture):
-    with pytest.raises(ValueError, match=r"a picture must be"):
-        as_bgr(picture)
+    with pytest.raises(ValueError, match=r"a picture must be 8- or 16-bit grey, BGR or BGRA: got "):
+        as_bgr(picture, "picture")
