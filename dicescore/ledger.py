@@ -21,7 +21,7 @@ from typing import Any
 
 from scoring.game import Event, Game, IllegalMove
 from scoring.games import GAMES
-from scoring.replay import LOG_EVENTS, checked_move, replay, start_game
+from scoring.replay import LOG_EVENTS, check_seen, checked_move, replay, start_game
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -226,14 +226,18 @@ class Ledger:
             self._draw_random_events(game_id, events)
         return game_id
 
-    def append(self, game_id: int, event: Event) -> Event:
+    def append(self, game_id: int, event: Event, version: int | None = None) -> Event:
         """Append one move if the rules allow it (with any chance it then needs, drawn
-        and recorded); returns the stored event.  Raises IllegalMove, storing nothing."""
+        and recorded); returns the stored event.  ``version``: the log's length the move
+        was made looking at, checked (``check_seen``) in the same transaction as the append.
+        Raises IllegalMove (StaleMove for a stale move), storing nothing."""
         if event.type == "start":
             raise IllegalMove("a game has only one 'start' event")
         with self._transaction():
             events = self.events(game_id)
             stored = replace(event, seq=events[-1].seq + 1, at=now(), auto=False)
+            if version is not None:
+                check_seen(events, stored, version)
             game = checked_move(events, stored)
             events.append(self._insert(game_id, stored))
             self._draw_random_events(game_id, events, game)

@@ -11,6 +11,11 @@ Three event types belong to the log rather than to any one game:
   ``"checked": [dice]`` names the dice a player looked at: a face the camera guessed and
   the player kept is checked, no longer a guess.
 
+A move may say which ``version`` of the log (its length) the player was looking at when
+they made it (``check_seen``): a move made against a log that has since changed what it
+means is refused as stale (``StaleMove``), so that a double tap, or a tap on a board the
+camera's roll has just overtaken, is never stored as a second move.
+
 Everything else is handed to the game itself.  A new move (``checked_move``) may carry
 only the fields its rules read, and a roll besides them the marks the app adds
 (``ROLL_MARKS``), so that a typo or an odd shape never sits in the log for good.
@@ -31,6 +36,10 @@ LOG_EVENT_FIELDS = {"undo": frozenset({"seq"}), "correct": frozenset({"roll", "f
 # likeliest faces, [[label, probability], ...], and the dice whose face it guessed or that
 # it saw leaning, by index (webui/camera.py).
 ROLL_MARKS = frozenset({"top", "unsure", "cocked"})
+
+
+class StaleMove(IllegalMove):
+    """A move made looking at the log as it was, which what has come since changes."""
 
 
 def is_roll(event: Event) -> bool:
@@ -149,13 +158,44 @@ def checked_move(events: Sequence[Event], new: Event) -> Game:
         meant, last = data_field(new, "seq", int), next_to_undo(events)
         if last is not None and last.seq != meant:
             by = f" by {last.player}" if last.player else ""
-            raise IllegalMove(f"the last move is now #{last.seq} ({last.type}{by}), not #{meant}: undo that?")
+            raise StaleMove(f"the last move is now #{last.seq} ({last.type}{by}), not #{meant}: undo that?")
     if new.type == "correct" and "checked" in new.data:
         faces, checked = new.data.get("faces"), new.data["checked"]
         dice = len(faces) if isinstance(faces, list) else 0
         if not (isinstance(checked, list) and all(type(die) is int and 0 <= die < dice for die in checked)):
             raise IllegalMove(f"a correction's 'checked' lists dice by their index (0 to {dice - 1})")
     return replay([*events, new])
+
+
+def check_seen(events: Sequence[Event], new: Event, version: int) -> None:
+    """Refuse ``new`` (StaleMove) where it was made looking at the log's first ``version``
+    events and what came since changes what it means: a correction, where its roll reads
+    otherwise now; an undo naming its move, never here (``checked_move`` checks the move it
+    names); any other move, where anything came since.  Raises IllegalMove for a version
+    the log never had."""
+    if not 1 <= version <= len(events):
+        raise IllegalMove(f"'version' is the length of the log the move was made on, 1 to {len(events)}")
+    if version == len(events) or (new.type == "undo" and "seq" in new.data):
+        return
+    if new.type == "correct":
+        roll = new.data.get("roll")
+        seen, now = roll_faces(events[:version], roll), roll_faces(events, roll)
+        if seen is None or seen == now:
+            return  # a roll the player never saw is the rules' to refuse
+        reads = " ".join(map(str, now)) if now is not None else "nothing: it was undone"
+        raise StaleMove(f"roll #{roll} has changed since you looked: it reads {reads} now")
+    last = events[-1]
+    by = f" by {last.player}" if last.player else ""
+    raise StaleMove(f"the game has moved on since you looked (#{last.seq}, {last.type}{by}): look again")
+
+
+def roll_faces(events: Sequence[Event], roll: Any) -> list | None:
+    """The faces roll ``roll`` shows in this log, corrections applied; None where it is no
+    roll in force."""
+    for event in corrected_moves(events):
+        if event.seq == roll and is_roll(event):
+            return list(event.data["faces"])
+    return None
 
 
 def check_roll_marks(data: Mapping[str, Any]) -> None:

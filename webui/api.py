@@ -194,16 +194,20 @@ def create_game():
 def append_event(game_id: int):
     ledger = get_ledger()
     events = ledger.events(game_id)  # an unknown game is a 404 before anything else
-    payload = fields(read_json(), {"type", "player", "data"})
+    payload = fields(read_json(), {"type", "player", "data", "version"})
     event = Event.from_json(
         {"type": payload.get("type"), "player": payload.get("player"), "data": payload.get("data", {})}
     )
+    version = payload.get("version")
+    if version is not None and type(version) is not int:
+        raise BadRequest("'version' must be the length of the log the move was made on (the board's version)")
     if event.type == "correct":
         check_correction(events[0], event)
-    stored = by_the_rules(lambda: ledger.append(game_id, event))
+    stored = by_the_rules(lambda: ledger.append(game_id, event, version))
     current_app.extensions["dicescore.changes"].notify()
     if stored.type == "correct":  # stored first: a classifier that fails to learn changes nothing
-        crops.teach(current_app, game_id, events, stored)
+        # the log as the correction found it: another move may have come since this request began
+        crops.teach(current_app, game_id, ledger.events(game_id)[: stored.seq - 1], stored)
     state = table(ledger, game_id)
     return jsonify(event=stored.to_json(), version=state["version"], view=state["view"]), 201
 

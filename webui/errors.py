@@ -1,9 +1,10 @@
 """Errors as JSON for the API and the stream, as a short page elsewhere.
 
 Bad requests must never reach a 5xx: the rules' refusals (IllegalMove, UnknownFace) are
-400s and an unknown game is a 404, all with a message a player can read.  A database that
-cannot be read or written (damaged, read-only, a full disk) is a 503 that names the file
-and SQLite's reason: the move was not kept, and nothing the player did is to blame.
+400s, a stale move (made on a board that has changed since) a 409, and an unknown game is
+a 404, all with a message a player can read.  A database that cannot be read or written
+(damaged, read-only, a full disk) is a 503 that names the file and SQLite's reason: the
+move was not kept, and nothing the player did is to blame.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import sqlite3
 
 from flask import Flask, current_app, jsonify, render_template, request
-from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
+from werkzeug.exceptions import BadRequest, Conflict, HTTPException, NotFound, ServiceUnavailable
 
 from dicescore.ledger import UnknownGame
 from scoring.faces import UnknownFace
 from scoring.game import IllegalMove
+from scoring.replay import StaleMove
 
 
 def wants_json() -> bool:
@@ -33,6 +35,7 @@ def handle_http_error(error: HTTPException):
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(IllegalMove, lambda error: handle_http_error(BadRequest(str(error))))
+    app.register_error_handler(StaleMove, lambda error: handle_http_error(Conflict(str(error))))
     app.register_error_handler(UnknownFace, lambda error: handle_http_error(BadRequest(str(error))))
     app.register_error_handler(UnknownGame, lambda error: handle_http_error(NotFound(str(error))))
     app.register_error_handler(sqlite3.Error, database_error)

@@ -1,7 +1,7 @@
 import pytest
 
 from scoring.game import Event, IllegalMove
-from scoring.replay import moves_in_force, replay
+from scoring.replay import StaleMove, check_seen, moves_in_force, replay
 
 
 def log(*events):
@@ -70,6 +70,25 @@ def test_an_undone_roll_cannot_be_corrected(pip_race):
     events = log(*race(roll("Bo", 6, 6)), Event("undo"), Event("correct", {"roll": 3, "faces": ["1", "1"]}))
     with pytest.raises(IllegalMove, match="no roll #3"):
         replay(events)
+
+
+def test_a_move_made_on_an_older_log_is_stale_unless_what_came_since_leaves_its_meaning(pip_race):
+    events = race(roll("Bo", 6, 6), roll("Ana", 1, 2))
+    check_seen(events, roll("Bo", 3, 3), version=4)  # made on the log as it is
+    with pytest.raises(StaleMove, match=r"moved on since you looked \(#4, roll by Ana\)"):
+        check_seen(events, roll("Bo", 3, 3), version=3)
+    fix_first = Event("correct", {"roll": 3, "faces": ["5", "6"]})
+    check_seen(events, fix_first, version=3)  # a roll came since, roll #3 reads as it did
+    check_seen(events, Event("undo", {"seq": 4}), version=3)  # the undo's own seq decides
+    undone = [*events, Event("undo", seq=5)]
+    with pytest.raises(StaleMove, match="roll #4 has changed since you looked: it reads nothing: it was undone"):
+        check_seen(undone, Event("correct", {"roll": 4, "faces": ["1", "3"]}), version=4)
+    corrected = [*events, Event("correct", {"roll": 4, "faces": ["2", "2"]}, seq=5)]
+    with pytest.raises(StaleMove, match="roll #4 has changed since you looked: it reads 2 2 now"):
+        check_seen(corrected, Event("correct", {"roll": 4, "faces": ["1", "3"]}), version=4)
+    for never in (0, 5):
+        with pytest.raises(IllegalMove, match="'version' is the length of the log"):
+            check_seen(events, roll("Bo", 3, 3), version=never)
 
 
 def test_a_log_starts_with_start():

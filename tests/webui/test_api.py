@@ -1,3 +1,4 @@
+import pytest
 from scoring.games import GAMES
 
 
@@ -160,6 +161,51 @@ def test_a_guess_kept_by_a_player_is_checked_and_no_longer_marked(api):
     assert refused.status_code == 400 and "'checked' lists dice" in refused.json["error"]
 
 
+def made_on(api, game_id, version, type, player=None, **data):
+    """A move as the table page sends it: made looking at the board's ``version``."""
+    body = {"type": type, "player": player, "data": data, "version": version}
+    return api.post(f"/api/games/{game_id}/events", body)
+
+
+def test_a_move_sent_twice_from_one_board_is_stored_once(api):
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    version = api.client.get(f"/api/games/{game_id}").json["version"]
+    faces = ["1", "2", "3", "4", "5", "6"]
+    assert made_on(api, game_id, version, "roll", "Ana", faces=faces).status_code == 201
+    again = made_on(api, game_id, version, "roll", "Bo", faces=faces)  # a double tap, or the camera first
+    assert again.status_code == 409
+    assert again.json["error"] == "the game has moved on since you looked (#2, roll by Ana): look again"
+    assert len(api.client.get(f"/api/games/{game_id}/events").json["events"]) == version + 1
+    assert made_on(api, game_id, version + 1, "roll", "Bo", faces=faces).status_code == 201
+
+
+def test_a_correction_of_a_roll_corrected_since_is_refused_and_one_of_an_unchanged_roll_kept(api):
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    faces = ["1", "2", "3", "4", "5", "6"]
+    assert api.move(game_id, "roll", "Ana", faces=faces).status_code == 201
+    seen = api.client.get(f"/api/games/{game_id}").json["version"]
+    first = made_on(api, game_id, seen, "correct", roll=2, faces=["6", *faces[1:]], checked=[0])
+    assert first.status_code == 201
+    # a second tab, still showing 1 2 3 4 5 6, fixes another die: it would put die 1 back
+    second = made_on(api, game_id, seen, "correct", roll=2, faces=[*faces[:5], "1"], checked=[5])
+    assert second.status_code == 409
+    assert second.json["error"] == "roll #2 has changed since you looked: it reads 6 2 3 4 5 6 now"
+    assert api.client.get(f"/api/games/{game_id}").json["dice"]["faces"] == ["6", *faces[1:]]
+    # a roll that came since leaves roll #2 as that tab saw it
+    assert api.move(game_id, "roll", "Bo", faces=faces).status_code == 201
+    later = api.client.get(f"/api/games/{game_id}").json["version"] - 1
+    kept = made_on(api, game_id, later, "correct", roll=2, faces=["6", *faces[1:4], "4", "6"], checked=[4])
+    assert kept.status_code == 201
+
+
+@pytest.mark.parametrize("version", ["3", 2.0, True, 0, 99])
+def test_a_version_the_log_never_had_is_refused(api, version):
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    refused = made_on(api, game_id, version, "roll", "Ana", faces=["1", "2", "3", "4", "5", "6"])
+    assert refused.status_code == 400 and "'version'" in refused.json["error"]
+    assert len(api.client.get(f"/api/games/{game_id}/events").json["events"]) == 1
+
+
 def test_undo_names_the_move_it_means_and_is_refused_if_another_came_since(api):
     game_id = api.new_game("cubes", ["Ana", "Bo"])
     assert api.move(game_id, "roll", "Ana", faces=["1", "2", "3", "4", "5", "6"]).status_code == 201
@@ -168,7 +214,7 @@ def test_undo_names_the_move_it_means_and_is_refused_if_another_came_since(api):
     meanwhile = api.move(game_id, "roll", "Bo", faces=["1", "2", "3", "4", "5", "6"])  # the camera's
     assert meanwhile.status_code == 201
     late = api.move(game_id, "undo", seq=2)
-    assert late.status_code == 400
+    assert late.status_code == 409
     assert late.json["error"] == "the last move is now #3 (roll by Bo), not #2: undo that?"
     assert api.move(game_id, "undo", seq=3).status_code == 201
     assert api.view(game_id)["turn"] == "Bo"

@@ -367,6 +367,29 @@ def test_a_redraw_keeps_the_keyboard_on_its_die_and_announces_the_new_note(serve
     expect(tab.locator("#spoken-note")).to_have_text(tab.locator("#last-note").inner_text())
 
 
+def test_a_double_tap_scores_one_roll_and_a_tab_behind_cannot_undo_a_correction(server, open_tab, page_faults):
+    page_faults.expected.add(("/api/games/1/events", 409))
+    tab = open_tab(server)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
+    tab.locator("#roller").select_option("Ana")
+    for index, label in enumerate(["CUBES", "2", "BLANK", "BLANK", "BLANK", "BLANK"]):
+        tab.get_by_label(f"die {index + 1}", exact=True).select_option(label)
+    tab.get_by_role("button", name="Score this roll").dblclick()
+    expect(tab.locator("#turn")).to_contain_text("Bo's turn")
+    expect(tab.locator("#history li strong", has_text="roll")).to_have_count(1)  # not Bo's roll too
+    expect(tab.locator("#message")).to_be_hidden()  # the second tap was never sent
+
+    behind = open_tab(tab.url)
+    expect(behind.locator("#table[data-ready]")).to_be_attached()
+    behind.evaluate("stream.close()")  # a phone whose live updates lag: it shows the roll as read
+    tap_to_correct(tab, 1, "3")
+    expect(tab.locator("#make")).to_contain_text("CUBES + 3")
+    tap_to_correct(behind, 2, "4")  # built on die 2 still reading 2: it would undo the fix
+    expect(behind.locator("#message")).to_contain_text("roll #2 has changed since you looked")
+    expect(behind.locator("#make")).to_contain_text("CUBES + 3")  # redrawn to show why
+    expect(tab.locator("#history li strong", has_text="correct")).to_have_count(1)
+
+
 def test_a_shooter_hand_entered_by_hand(server, open_tab):
     tab = open_tab(server)
     start_game(tab, "shooter", "Shooter", ["Ana", "Bo", "Cy"])

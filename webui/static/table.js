@@ -40,10 +40,21 @@ async function post(url, body, retried = false) {
   return response.ok ? reply : null;
 }
 
+// One move at a time, each naming the board it was made on: a second tap while the first is
+// on its way is dropped, and a move the board has since outrun (the camera's roll came first)
+// is refused by the server (409), the board redrawn to show why.
+let sending = false;
+
 async function send(event) {
-  const reply = await post(table.dataset.events, event);
-  if (reply) refresh();
-  return reply !== null;
+  if (sending) return false;
+  sending = true;
+  try {
+    const reply = await post(table.dataset.events, { ...event, version });
+    await refresh();
+    return reply !== null;
+  } finally {
+    sending = false;
+  }
 }
 
 // A player's word that a whole roll reads right: the camera learns its faces, up to a few examples a face.
