@@ -1,4 +1,5 @@
 import pytest
+
 from scoring.games import GAMES
 
 

@@ -367,7 +367,7 @@ def test_a_redraw_keeps_the_keyboard_on_its_die_and_announces_the_new_note(serve
     expect(tab.locator("#spoken-note")).to_have_text(tab.locator("#last-note").inner_text())
 
 
-def test_a_double_tap_scores_one_roll_and_a_tab_behind_cannot_undo_a_correction(server, open_tab, page_faults):
+def test_a_double_tap_scores_one_roll_and_a_tab_behind_cannot_undo_a_fix(server, open_tab, page_faults):
     page_faults.expected.add(("/api/games/1/events", 409))
     tab = open_tab(server)
     start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
