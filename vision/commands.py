@@ -100,6 +100,7 @@ def watch_command(args: argparse.Namespace) -> None:
         settle_seconds=args.settle,
         expected_dice=die_kind(args.dice).dice,
         look_again=lambda frame: photo_reader.read(frame, still=True),
+        stills=source.stills,
     )
     print(f"dicescore watch: watching {source.name} at {source.fps:g} fps", file=sys.stderr)
     with source:

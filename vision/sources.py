@@ -140,6 +140,7 @@ class FrameSource:
     name: str
     fps: float = 30.0
     live: bool = False  # a camera or stream: it may come back after failing
+    stills: bool = False  # each frame a photo of a table at rest, not a moment of a video
 
     def __iter__(self) -> Iterator[np.ndarray]:
         raise NotImplementedError
@@ -199,9 +200,11 @@ class CaptureSource(FrameSource):
 
 
 class ImageFolder(FrameSource):
-    """The images of a folder, in name order, as frames (fps 1: each image is its own moment)."""
+    """The images of a folder, in name order, as frames (fps 1: each image is its own moment,
+    a photo of a roll at rest, with no throw between to see: ``stills``)."""
 
     fps = 1.0
+    stills = True
 
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
@@ -269,6 +272,7 @@ class Reconnecting(FrameSource):
         self.opener, self.backoff, self.sleep = opener, backoff, sleep
         self.source: FrameSource | None = opener()
         self.name, self.fps, self.live = self.source.name, self.source.fps, self.source.live
+        self.stills = self.source.stills
 
     def __iter__(self) -> Iterator[np.ndarray]:
         failures = 0

@@ -15,7 +15,8 @@ over them (dice are matched across frames by the centre of their top face), so o
 frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
 hand rests over the table, for an empty table, or when the dice are where they were at the
 last roll (a hand took some away, or a die missed then is seen now) showing the faces they
-showed.
+showed.  A source of ``stills`` (a folder of photos, each of a roll at rest) has no throw to
+see: each of its frames is a settled roll of its own, with the same checks after it.
 
 A roll settles once in several seconds, so the tracker can afford to read the settled table
 once more as a photo is read (``look_again``, for example
@@ -130,6 +131,7 @@ class RollTracker:
     # Reads a settled roll's frames (``steady_mean``) again, surer and slower than a video
     # frame's reading: its faces replace the vote's (``faces_looked_again``).
     look_again: Callable[[np.ndarray], DieReadings] | None = None
+    stills: bool = False  # each frame a photo of a roll at rest (``FrameSource.stills``)
 
     frame_index: int = field(default=0, init=False)
     _previous: np.ndarray | None = field(default=None, init=False, repr=False)
@@ -151,6 +153,9 @@ class RollTracker:
         """Feed one frame with its readings, or a function that reads it: it is called only
         for settled frames, so detection costs nothing while dice tumble or the table is idle."""
         self.frame_index += 1
+        if self.stills:
+            self._settle(frame, readings() if callable(readings) else readings)
+            return self._settled_roll()
         small = shrink(frame)
         moving = self._motion(small)
         if moving:
@@ -166,11 +171,18 @@ class RollTracker:
             self._settled.clear()
             self._settled_frames.clear()
             return None
+        self._settle(frame, readings)
+        if len(self._settled) < self.settle_frames:
+            return None
+        return self._settled_roll()
+
+    def _settle(self, frame: np.ndarray, readings: DieReadings) -> None:
         self._settled.append(readings)
         if self.look_again is not None:
             self._settled_frames.append(frame)
-        if len(self._settled) < self.settle_frames:
-            return None
+
+    def _settled_roll(self) -> RollEvent | None:
+        """The roll the settled frames show, once; None when it is no new roll."""
         dice, frames = vote(self._settled, self.min_presence), list(self._settled_frames)
         self._settled.clear()
         self._settled_frames.clear()

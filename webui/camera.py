@@ -193,7 +193,12 @@ class Camera:
         # error in the command line, reported before serving.
         self.source = Reconnecting(self._open, backoff, sleep=self._wait_to_reconnect)
         look_again = self.read_as_photo if photo_classifier is not None else None
-        self.tracker = RollTracker(fps=self.source.fps, settle_seconds=settle_seconds, look_again=look_again)
+        self.tracker = RollTracker(
+            fps=self.source.fps,
+            settle_seconds=settle_seconds,
+            look_again=look_again,
+            stills=self.source.stills,
+        )
         self.readers: dict[str, DiceReader] = {}
         self.photo_readers: dict[str, DiceReader] = {}
         self.outlined = DieReadings.empty()  # the dice drawn on the live view: the latest read

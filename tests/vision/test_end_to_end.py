@@ -282,6 +282,15 @@ def test_watch_prints_the_hint_beside_the_rolls(capsys):
     assert err.count("dicescore watch: the dice look small to the camera") == 3
 
 
+def test_watch_reports_each_photo_of_a_folder_as_a_roll(capsys, tmp_path):
+    # a folder plays one photo a second, each a roll at rest: none used to settle
+    for name in ("scene00001_0075.png", "scene00003_0075.png"):
+        (tmp_path / name).write_bytes((FIXTURES / "scenes" / name).read_bytes())
+    main(["watch", "--source", str(tmp_path), "--dice", "cubes"])
+    rolls = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [len(roll["dice"]) for roll in rolls] == [6, 3]  # scene 3 has three of its eight dice in view
+
+
 def test_watch_gives_no_hint_for_the_demo_whose_camera_cannot_move(capsys, monkeypatch):
     # the Cubes clip's dice (about 18 px) ask for the camera closer, played as a file
     monkeypatch.setattr(vision.sources, "DEMO_CLIP", CLIPS["cubes"][0])

@@ -177,6 +177,17 @@ def test_dice_lying_still_from_the_start_are_not_a_roll():
     assert run(tracker, table, still(table, 60)) == []
 
 
+def test_each_photo_of_a_folder_is_a_roll_of_its_own_and_the_same_roll_twice_is_one():
+    table, tracker = Table(), RollTracker(fps=1, stills=True)  # no throw between photos to see
+    table.dice = [(100, 100, "3"), (160, 100, "4")]
+    first = run(tracker, table, still(table, 2))  # the first photo, then a copy of it
+    table.dice = [(80, 150, "6"), (200, 60, "1")]
+    second = run(tracker, table, still(table, 1))
+    table.dice = []
+    assert run(tracker, table, still(table, 1)) == []  # a photo of an empty table
+    assert [event.labels for event in first + second] == [["3", "4"], ["6", "1"]]
+
+
 def test_motion_over_an_empty_table_gives_no_event():
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll([]) + still(table, 30))

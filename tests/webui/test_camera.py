@@ -166,6 +166,15 @@ def test_a_settled_roll_is_scored_with_the_guesses_and_the_crops_kept(app, api, 
     assert app.extensions["dicescore.camera"].status == "test camera has ended"
 
 
+def test_a_folder_of_photos_scores_each_photo_as_a_roll(app, api, pip_dice):
+    detector, classifier, tones = pip_dice
+    game_id = api.new_game()
+    photos = Frames([throw(tones)[-1]])  # one photo of the dice at rest, as a folder gives it
+    photos.stills = True
+    Camera(lambda: photos, detector, classifier, settle_seconds=SETTLE).watch(app).join(timeout=10)
+    assert sorted(events(api, game_id)[-1]["faces"]) == ["3", "5"]
+
+
 class PhotoToneClassifier(ToneClassifier):
     """A tone reader that names the faces otherwise, as the default model may read a settled
     roll better than the camera's: and counts how often it reloads its taught examples."""
