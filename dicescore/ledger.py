@@ -156,8 +156,14 @@ class Ledger:
         return replay(self.events(game_id))
 
     def game_names(self) -> list[tuple[int, str]]:
-        """(id, game name) of every game, newest first, without replaying any."""
-        return list(self.db.execute("SELECT id, name FROM games ORDER BY id DESC"))
+        """(id, game name) of every game, the one whose last move is latest first, without
+        replaying any."""
+        return list(
+            self.db.execute(
+                "SELECT id, name FROM games ORDER BY"
+                " (SELECT at FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1) DESC, id DESC"
+            )
+        )
 
     def games(self) -> list[dict[str, Any]]:
         """Every game, newest first, with its players, when its last move was made,

@@ -331,7 +331,9 @@ class Camera:
         if target is None:
             dice = KIND_TITLES[self.kind] if self.kind else "dice"
             self.view.set_status(f"watching {self.source.name}; start a game of {dice} to score its rolls")
-        elif self.view.status.endswith("to score its rolls"):
+        elif target.player is None:
+            self.view.set_status(f"watching {self.source.name}; {waiting(target)}")
+        elif self.view.status.endswith(("to score its rolls", "before a roll")):
             self.view.set_status(f"watching {self.source.name}")
         return target
 
@@ -339,6 +341,12 @@ class Camera:
         """Append a settled roll to the table's game, as its player's roll, and keep its crops."""
         target = self.find_game(app, ledger)  # afresh: the turn may have passed since the last look
         if target is None:
+            return
+        if target.player is None:
+            log.warning("camera roll not scored: %s", waiting(target))
+            self.view.set_status(
+                f"watching {self.source.name}; the last roll was not scored: {waiting(target)}"
+            )
             return
         roll = guess_faces(event.dice, die_kind(target.die_kind), target.dice)
         try:
@@ -368,6 +376,10 @@ class Camera:
         )
         if ok:
             self.view.publish(jpeg.tobytes())
+
+
+def waiting(target: TableGame) -> str:
+    return f"game {target.game_id} waits for {target.waits_for} before a roll"
 
 
 def live_picture(frame: np.ndarray, dice: DieReadings) -> np.ndarray:

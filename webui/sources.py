@@ -174,17 +174,19 @@ class TableGame(NamedTuple):
     """The game a roll seen at the table goes to, and what the camera needs to read it."""
 
     game_id: int
-    player: str  # who rolls now
+    player: str | None  # who rolls now; None while the game waits for another move
     die_kind: str
     dice: int | None  # how many dice a roll shows now; None when any number may
+    waits_for: str = ""  # the moves it waits for instead, in words, while no one may roll
 
 
 def table_game(ledger: Ledger, kind: str | None = None) -> TableGame | None:
-    """The game a camera at the table is watching: the newest dice game in progress (of
-    die ``kind``, if given) in which someone may roll now, with that player (the one
-    whose turn it is, if several)."""
-    # Only dice games of the right kind are replayed, newest first, until one can roll: the
-    # camera asks every few seconds, and a household's history of finished games grows.
+    """The game a camera at the table is watching: the dice game in progress (of die
+    ``kind``, if given) played last, with the player who may roll now (the one whose turn
+    it is, if several).  While it waits for another move (a card drawn, a spin), no one
+    may roll: a roll then goes to no game, never to an older one."""
+    # Only dice games of the right kind are replayed, latest played first, until one is in
+    # progress: the camera asks every few seconds, and a household's finished games grow.
     for game_id, name in ledger.game_names():
         game_class = GAMES.get(name)
         if game_class is None or game_class.die_kind is None:
@@ -195,10 +197,15 @@ def table_game(ledger: Ledger, kind: str | None = None) -> TableGame | None:
             game = ledger.game(game_id)
         except IllegalMove:  # a damaged log (listed as such on the front page): not the table's
             continue
-        rollers = [player for player, moves in game.allowed().items() if "roll" in moves]
-        if rollers and not game.finished():
-            player = game.turn() if game.turn() in rollers else rollers[0]
-            return TableGame(game_id, player, game.die_kind, game.dice_per_roll())
+        if game.finished():
+            continue
+        allowed = game.allowed()
+        rollers = [player for player, moves in allowed.items() if "roll" in moves]
+        if not rollers:
+            waits = [f"{player} to {' or '.join(moves)}" for player, moves in allowed.items() if moves]
+            return TableGame(game_id, None, game.die_kind, None, "; ".join(waits))
+        player = game.turn() if game.turn() in rollers else rollers[0]
+        return TableGame(game_id, player, game.die_kind, game.dice_per_roll())
     return None
 
 
@@ -214,7 +221,7 @@ def feed(app: Flask, source) -> threading.Thread:
                     source.start_game(ledger)
                     app.extensions["dicescore.changes"].notify()
                     target = table_game(ledger, source.kind)
-                while target is None:
+                while target is None or target.player is None:  # a game to start, or a move to make
                     time.sleep(WAIT_FOR_GAME)
                     target = table_game(ledger, source.kind)
                 try:

@@ -673,6 +673,26 @@ def test_every_dice_game_has_a_golden_replay_to_open_it_with():
     assert sorted(OPENINGS) == sorted(name for name, game in GAMES.items() if game.die_kind is not None)
 
 
+def test_a_roll_while_the_game_waits_for_a_card_drawn_is_scored_nowhere_and_says_why(app, api, pip_dice):
+    detector, _, tones = pip_dice
+    faces = ToneClassifier({200: ("AS", [("AS", 0.9)]), 150: ("KH", [("KH", 0.8)])})
+    older = api.new_game("square-shooters/showdown-v1", ["Ana", "Bo"])  # Ana may roll there
+    fun = api.new_game("square-shooters/fun", ["Cy", "Di"])  # Cy draws a game card first
+    hold = threading.Event()  # the camera watches on after the roll, as a real one does
+    camera = Camera(lambda: Frames(throw(tones), hold=hold), detector, faces, settle_seconds=SETTLE)
+    thread = camera.watch(app)
+    deadline = time.monotonic() + 30
+    while "not scored" not in camera.view.status and time.monotonic() < deadline:
+        time.sleep(0.02)
+    status = camera.view.status
+    hold.set()
+    thread.join(10)
+    rolls = [event for game in (older, fun) for event in events(api, game) if event["type"] == "roll"]
+    assert rolls == []
+    waits = f"game {fun} waits for Cy to draw before a roll"
+    assert status == f"watching test camera; the last roll was not scored: {waits}"
+
+
 @pytest.mark.parametrize("name", sorted(OPENINGS))
 def test_every_dice_game_takes_its_first_roll_from_the_camera(app, api, pip_dice, name):
     # The camera's path differs by game (the kind, the dice a roll shows, each card once):

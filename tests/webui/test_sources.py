@@ -4,7 +4,7 @@ import time
 import pytest
 
 from dicescore.ledger import Ledger
-from scoring.game import IllegalMove
+from scoring.game import Event, IllegalMove
 from tests.webui.conftest import Api
 from vision.sources import SourceError
 from webui.sources import RecordedRolls, feed, open_source, table_game
@@ -76,6 +76,20 @@ def test_the_camera_watches_the_newest_game_of_its_dice_that_can_roll(app, api, 
     assert target.player == api.view(watched)["turn"]
     assert replayed == [finished, watched]  # the Cubes game is not replayed, nor anything older
     assert table_game(ledger, "square-shooters") is None
+
+
+def test_a_roll_waits_while_the_table_game_awaits_another_move_and_never_goes_to_an_older_game(app):
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        older = ledger.new_game("square-shooters/showdown-v1", ["Ana", "Bo"])  # Ana may roll
+        fun = ledger.new_game("square-shooters/fun", ["Cy", "Di"])  # a card is drawn first
+        assert table_game(ledger, "square-shooters") == (fun, None, "square-shooters", None, "Cy to draw")
+        ledger.append(
+            older, Event("roll", {"faces": ["AS", "2H", "3D", "4C", "5S", "6H", "7D", "8C", "9S"]}, "Ana")
+        )
+        assert table_game(ledger, "square-shooters").game_id == older  # played last: the table's game again
+    finally:
+        ledger.close()
 
 
 def test_bad_sources_are_refused_before_serving(tmp_path):
