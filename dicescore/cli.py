@@ -101,11 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(run=serve_command)
 
-    from vision.cli import add_faces_command, add_teach_command
     from vision.commands import add_vision_commands
 
-    add_faces_command(commands)
-    add_teach_command(commands)
     add_vision_commands(commands)
     return parser
 

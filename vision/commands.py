@@ -1,8 +1,14 @@
-"""``dicescore read IMAGE... --dice KIND --json`` and ``dicescore watch --source SRC --dice KIND``.
+"""The commands that read dice from pictures:
 
-``read`` prints one JSON object per image, ``{"image", "dice": [{"label", "confidence",
-"center", "quad", "top", "cocked"}]}``; ``watch`` prints one JSON line per settled roll,
-``{"dice": [...], "frame", "seconds", "count_ok", "cocked"}``, the shape ``webui`` replays.
+* ``dicescore read IMAGE... --dice KIND --json`` prints one JSON object per image,
+  ``{"image", "dice": [{"label", "confidence", "center", "quad", "top", "cocked"}]}``;
+* ``dicescore watch --source SRC --dice KIND`` prints one JSON line per settled roll,
+  ``{"dice": [...], "frame", "seconds", "count_ok", "cocked"}``, the shape ``webui`` replays;
+* ``dicescore faces CROP.png ... --dice KIND`` reads face crops and prints what they show;
+* ``dicescore teach LABEL=CROP.png ... --dice KIND`` teaches the face classifier a dice
+  set, one crop a face.
+
+The parser names them all; each one's heavy imports (OpenCV, onnxruntime) come only when it runs.
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ import logging
 import math
 import sys
 
-KINDS = ("square-shooters", "cubes", "d6")
+from scoring.faces import DIE_KINDS
+
+KINDS = tuple(DIE_KINDS)
 DICE_HELP = "the dice on the table: square-shooters (card dice), cubes or d6 (pip dice; the default)"
 
 
@@ -33,6 +41,25 @@ def add_vision_commands(commands) -> None:
         "--settle", type=seconds, default=0.3, metavar="SECONDS", help="still time that ends a roll"
     )
     watch.set_defaults(run=watch_command)
+
+    faces = commands.add_parser("faces", help="read die-face crops (images) with the face classifier")
+    faces.add_argument("crops", nargs="+", metavar="CROP.png")
+    faces.add_argument("--dice", default="square-shooters", choices=KINDS)
+    faces.add_argument("--model", metavar="PATH", help="face model (default: models/faces.onnx)")
+    faces.add_argument("--json", action="store_true", help="one JSON object per crop")
+    faces.set_defaults(run=faces_command)
+
+    teach = commands.add_parser(
+        "teach",
+        help="teach the face classifier your dice: one crop of a die's top face for each face",
+        description="Teach the face classifier a dice set: one crop of each face, named by its"
+        " label (5H, JOKER_RED, CUBES, BLANK, 1-6). Once every face of the kind is taught, the"
+        " camera and `dicescore read` read that set better (docs/vision.md, 'Teaching a dice set').",
+    )
+    teach.add_argument("faces", nargs="*", metavar="LABEL=CROP.png")
+    teach.add_argument("--dice", default="square-shooters", choices=KINDS)
+    teach.add_argument("--forget", action="store_true", help="forget every face taught before, first")
+    teach.set_defaults(run=teach_command)
 
 
 def seconds(text: str) -> float:
@@ -114,6 +141,79 @@ def watch_command(args: argparse.Namespace) -> None:
                         print(f"dicescore watch: {hint}", file=sys.stderr)
         except SourceError as error:  # a live source reconnects; a file or folder ends here
             fail("watch", str(error))
+
+
+def teach_command(args: argparse.Namespace) -> None:
+    from scoring.faces import UnknownFace, die_kind
+    from vision.faces import FAST_MODEL, FaceClassifier, ModelFileError
+    from vision.sources import SourceError, load_image
+
+    kind = die_kind(args.dice)
+    lessons = []
+    for given in args.faces:
+        label, _, path = given.partition("=")
+        if not path:
+            fail("teach", f"{given}: name each crop as LABEL=CROP.png, e.g. 5H=five-of-hearts.png")
+        try:
+            label = kind.check(label).label
+            lessons.append((label, load_image(path)))
+        except (UnknownFace, SourceError) as error:
+            fail("teach", str(error))
+    try:
+        classifier = FaceClassifier(FAST_MODEL)  # both models read what it stores
+    except ModelFileError as error:
+        fail("teach", str(error))
+    try:
+        if args.forget:
+            classifier.forget()
+            print(f"forgot every face taught before (in {classifier.data_dir})")
+        for label, crop in lessons:
+            classifier.learn(crop, label, kind.name)
+    except OSError as error:  # the user's data folder: full, or not writable
+        fail("teach", f"could not change what was taught: {error}")
+    known = classifier.taught_faces(kind.name)
+    missing = [label for label in kind.labels if label not in known]
+    print(f"taught {len(lessons)} crops; {len(known)} of {len(kind.labels)} faces of {kind.name} dice known")
+    if missing:
+        print(f"not yet taught: {' '.join(missing)}")
+    else:
+        print(f"the {kind.name} set is taught whole")
+
+
+def faces_command(args: argparse.Namespace) -> None:
+    from vision.faces import ALL_TURNS, FaceClassifier, ModelFileError
+    from vision.sources import SourceError, load_image
+
+    try:
+        classifier = FaceClassifier(args.model)
+    except ModelFileError as error:
+        fail("faces", str(error))
+    crops, paths = [], []
+    for path in args.crops:  # a bad crop is reported, and the others still read
+        try:
+            crops.append(load_image(path))
+            paths.append(path)
+        except SourceError as error:
+            print(f"dicescore faces: error: {error}", file=sys.stderr)
+    readings = classifier.classify(crops, kind=args.dice, turns=ALL_TURNS)  # no hurry: every look
+    for path, reading in zip(paths, readings, strict=True):
+        if args.json:
+            top = [[label, round(p, 4)] for label, p in reading.top]
+            print(
+                json.dumps(
+                    {
+                        "crop": path,
+                        "label": reading.label,
+                        "confidence": round(reading.confidence, 4),
+                        "top": top,
+                    }
+                )
+            )
+        else:
+            others = ", ".join(f"{label} {p:.2f}" for label, p in reading.top[1:4])
+            print(f"{path}: {reading.label or 'unreadable'} {reading.confidence:.2f}  (then {others})")
+    if len(paths) < len(args.crops):
+        raise SystemExit(2)
 
 
 def fail(command: str, message: str):

@@ -241,7 +241,10 @@ def open_source(spec: str | int, pace: bool = False) -> FrameSource:
         return CaptureSource(int(spec), f"camera {spec}", live=True)
     if spec == "demo":
         if not DEMO_CLIP.is_file():
-            raise SourceError(f"the demo clip is missing: {DEMO_CLIP} (render it with datasets.scenes.demo)")
+            raise SourceError(
+                f"the demo clip is missing: {DEMO_CLIP} (render it with `python -m datasets.scenes.clips`,"
+                " as docs/vision.md says)"
+            )
         return CaptureSource(str(DEMO_CLIP), "demo", live=False, pace=pace)
     if "://" in spec:
         return CaptureSource(spec, spec, live=True)

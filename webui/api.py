@@ -215,8 +215,8 @@ def append_event(game_id: int):
 @bp.post(f"/games/{GAME_ID}/rolls/<int(min=1, max=9223372036854775807):roll>/teach")
 def teach_roll(game_id: int, roll: int):
     """A player vouches that roll ``roll`` reads right as it stands: the face classifier learns
-    each die of it whose crop the camera saved and whose face it has no example of for the
-    game's die kind.  The game's log is not touched."""
+    each die of it whose crop the camera saved while its face has fewer examples for the
+    game's die kind than the classifier keeps.  The game's log is not touched."""
     events = get_ledger().events(game_id)  # an unknown game is a 404 before anything else
     try:
         lesson = crops.teach_roll(current_app, game_id, events, roll)

@@ -198,7 +198,7 @@ def learn_die(app: Flask, game_id: int, roll: int, die: int, label: str, kind: s
     is one.  Never raises: whatever learning hits, the game stands.  Returns whether that was
     a new example (False: taught so before), or None when there is no crop or it failed."""
     path = crop_path(app, game_id, roll, die)
-    if not path.is_file():
+    if not is_kept(path):
         return None
     try:
         crop = cv2.imread(str(path), cv2.IMREAD_COLOR)

@@ -1,6 +1,6 @@
 """Roll clips: the same dice thrown again and again on one table, with the rolls they show.
 
-    python -m datasets.scenes.clips --out datasets/demo/demo.mp4 --rolls 7 --seed 5 --hand 3 --size 320 240
+    python -m datasets.scenes.clips --out datasets/demo/demo.mp4 --rolls 9 --seed 5 --hand 3 --size 320 240
     python -m datasets.scenes.clips --out data/clips/a.mp4 --rolls 3 --seed 11 --hand 1
     python -m datasets.scenes.clips --out data/clips/b.mp4 --rolls 3 --split heldout
     python -m datasets.scenes.clips --out data/clips/c.mp4 --rolls 3 --dice d6 --count 5 --pickup
@@ -28,6 +28,7 @@ import numpy as np
 from tqdm import tqdm
 
 from datasets.scenes.render import render_scene
+from scoring.faces import DIE_KINDS
 
 FPS = 30
 TUMBLE = 45  # frames while the dice fall and roll
@@ -122,7 +123,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="the clip, .mp4")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--rolls", type=int, default=9)
-    parser.add_argument("--dice", default="cubes", choices=("square-shooters", "cubes", "d6"))
+    parser.add_argument("--dice", default="cubes", choices=tuple(DIE_KINDS))
     parser.add_argument("--count", type=int, default=6, help="dice per roll")
     parser.add_argument(
         "--hand", type=int, nargs="*", default=[], metavar="ROLL", help="rolls a hand waves over"
