@@ -21,13 +21,11 @@ from scoring.faces import DIE_KINDS, UnknownFace
 from scoring.game import Event, IllegalMove
 from scoring.games import GAMES
 from webui import crops, security
-from webui.db import get_ledger
+from webui.db import GAME_ID, ROLL, get_ledger
 from webui.table import catalog, csv_export, die_kinds, history, table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-# SQLite integers are 64-bit: a bigger id in a URL is simply no game.
-GAME_ID = "<int(min=1, max=9223372036854775807):game_id>"
 MAX_JSON_DEPTH = 16
 Result = TypeVar("Result")
 
@@ -212,7 +210,7 @@ def append_event(game_id: int):
     return jsonify(event=stored.to_json(), version=state["version"], view=state["view"]), 201
 
 
-@bp.post(f"/games/{GAME_ID}/rolls/<int(min=1, max=9223372036854775807):roll>/teach")
+@bp.post(f"/games/{GAME_ID}/rolls/{ROLL}/teach")
 def teach_roll(game_id: int, roll: int):
     """A player vouches that roll ``roll`` reads right as it stands: the face classifier learns
     each die of it whose crop the camera saved while its face has fewer examples for the

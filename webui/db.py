@@ -7,7 +7,12 @@ from pathlib import Path
 
 from flask import Flask, current_app, g
 
-from dicescore.ledger import Ledger, connect
+from dicescore.ledger import Ledger
+
+# A game and a roll as they appear in a URL: SQLite integers are 64-bit, so a bigger
+# number in a URL is simply no game (a 404), never an overflow.
+GAME_ID = "<int(min=1, max=9223372036854775807):game_id>"
+ROLL = "<int(min=1, max=9223372036854775807):roll>"
 
 
 def default_database() -> Path:
@@ -21,7 +26,7 @@ def default_database() -> Path:
 
 def get_ledger() -> Ledger:
     if "ledger" not in g:
-        g.ledger = Ledger(connect(current_app.config["DATABASE"]))
+        g.ledger = Ledger.open(current_app.config["DATABASE"])
     return g.ledger
 
 

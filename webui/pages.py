@@ -17,7 +17,7 @@ from scoring.games import GAMES
 from scoring.targets import SHOOTOUT_TITLES
 from webui import security
 from webui.crops import crop_path, is_kept, kept_crops
-from webui.db import get_ledger
+from webui.db import GAME_ID, ROLL, get_ledger
 from webui.entry import (
     dice_to_enter,
     physical_cards,
@@ -40,7 +40,6 @@ from webui.table import (
 
 bp = Blueprint("pages", __name__)
 
-GAME_ID = "<int(min=1, max=9223372036854775807):game_id>"
 # Moves entered with a form of their own on the board; every other allowed move is a
 # button (one per choice when the move names a card, an opponent or a suit).
 MOVES_WITH_FORMS = frozenset({"roll", "bid", "tricks", "square", "steal", "spin", "choose", "deal", "give"})
@@ -200,7 +199,7 @@ def table_page(game_id: int):
     return render_template("table.html", t=state, board_html=render_board(state), faces=faces, camera=camera)
 
 
-@bp.get(f"/games/{GAME_ID}/rolls/<int:roll>/dice/<int:die>.png")
+@bp.get(f"/games/{GAME_ID}/rolls/{ROLL}/dice/<int:die>.png")
 def die_crop(game_id: int, roll: int, die: int):
     """The camera's picture of one die of a roll, as it read it: the tap dialog shows it, so
     that a player sees which die they are correcting."""

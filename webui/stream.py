@@ -20,7 +20,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from dicescore.ledger import Ledger
 from webui.changes import log_length
-from webui.db import get_ledger
+from webui.db import GAME_ID, get_ledger
 from webui.pages import board
 
 bp = Blueprint("stream", __name__, url_prefix="/stream")
@@ -28,7 +28,7 @@ bp = Blueprint("stream", __name__, url_prefix="/stream")
 KEEP_ALIVE_SECONDS = 15
 
 
-@bp.get("/games/<int(min=1, max=9223372036854775807):game_id>")
+@bp.get(f"/games/{GAME_ID}")
 def game_stream(game_id: int):
     get_ledger().events(game_id)  # an unknown game is a 404 now, not a stream that never says anything
     database = current_app.config["DATABASE"]
