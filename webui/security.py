@@ -6,6 +6,11 @@ on another site cannot read it.  The PIN is entered once on the join page (it is
 remembered in the session) or sent with each request in ``X-Dicescore-PIN``.  A six-digit
 PIN falls to guessing unless guesses are few: after ``PIN_TRIES`` wrong PINs from one
 address, that address may try again only once every ``PIN_LOCKOUT_SECONDS``.
+
+A table with no PIN is served to this computer alone (``dicescore serve`` binds loopback),
+so a request must name this computer as its host: a web page elsewhere whose name an
+attacker's DNS points at 127.0.0.1 (DNS rebinding) would otherwise read the CSRF token as
+a page of this app, and write.
 """
 
 from __future__ import annotations
@@ -25,6 +30,10 @@ PIN_HEADER = "X-Dicescore-PIN"
 
 class MissingPin(Forbidden):
     description = "this table is shared on the network: join with its PIN first"
+
+
+class NotThisComputer(Forbidden):
+    description = "this table is served to this computer only: open it at http://127.0.0.1 (or localhost)"
 
 
 class BadCsrfToken(Forbidden):
@@ -103,6 +112,19 @@ def pin_matches(given: object) -> bool:
     return False
 
 
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def check_host() -> None:
+    """Refuse (403) a request to a table with no PIN that names another host than this computer."""
+    if pin_required():
+        return
+    host = request.host.lower()
+    name = host[1:].partition("]")[0] if host.startswith("[") else host.rpartition(":")[0] or host
+    if name not in LOOPBACK_HOSTS:
+        raise NotThisComputer()
+
+
 def check_write() -> None:
     """Refuse a write (403) that lacks the CSRF token or, on the LAN, the PIN."""
     check_csrf()
@@ -128,3 +150,4 @@ def init_app(app: Flask) -> None:
     tries = PinTries(app.config["PIN_TRIES"], app.config["PIN_LOCKOUT_SECONDS"])
     app.extensions["dicescore.pin_tries"] = tries
     app.jinja_env.globals.update(csrf_token=csrf_token, pin_required=pin_required, joined=joined)
+    app.before_request(check_host)

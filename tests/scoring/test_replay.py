@@ -60,6 +60,12 @@ def test_a_correction_must_name_an_existing_roll(pip_race):
         replay(events)  # event 2 is the shuffle, not a roll
 
 
+def test_a_correction_must_come_after_the_roll_it_names(pip_race):
+    events = log(*race(roll("Bo", 6, 6)), Event("correct", {"roll": 5, "faces": ["1", "1"]}), roll("Ana", 1, 2))
+    with pytest.raises(IllegalMove, match="no roll #5"):
+        replay(events)  # roll #5 comes after the correction that names it
+
+
 def test_a_correction_is_checked_by_the_rules(pip_race):
     events = log(*race(roll("Bo", 6, 6)), Event("correct", {"roll": 3, "faces": ["1", "AS"]}))
     with pytest.raises(IllegalMove, match="event #3"):

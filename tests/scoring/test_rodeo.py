@@ -243,6 +243,27 @@ def test_the_game_ends_after_the_round_in_which_someone_reaches_the_winning_scor
     assert g.allowed() == {"Ana": [], "Bo": []}
 
 
+def test_reaching_exactly_250_ends_the_game_after_the_round():
+    """Sheet 001: the game ends after a round in which "a player reaches 250 points or more"."""
+    g = physical()
+    for goal, dice in (
+        ("aces-kings", "AS AH AD AC KS KH KD KC 2H"),  # AAAA 60 + KKKK 40 + 3 hearts 15 = 115
+        ("hearts-run", "9H 10H JH QH KH AH 2S 3S 4S"),  # 9-A of hearts: 60
+        ("aces-kings", "AS AC AD KS KC KD 2C 3C 9D"),  # AAA 45 + KKK 30, no hearts: 75
+    ):
+        assert not g.finished()
+        g.apply(spin("Ana", goal))
+        g.apply(roll("Ana", dice))
+        g.apply(Event("stop", {}, "Ana"))
+        g.apply(spin("Bo", "hearts-run"))
+        g.apply(roll("Bo", "2S 3S 4S 9H 10H 5D KC QD 8C"))
+        g.apply(Event("stop", {}, "Bo"))
+    assert g.totals() == {"Ana": 250, "Bo": 0}
+    assert g.finished()
+    assert g.winners() == ["Ana"]
+    assert g.notes[-1] == "Ana wins with 250"
+
+
 def test_players_tied_at_the_top_play_more_rounds_alone():
     g = physical(("Ana", "Bo", "Cy"), winning_score=20)
     for player in ("Ana", "Bo"):

@@ -105,6 +105,17 @@ def test_the_round_is_finished_after_someone_reaches_the_winning_score():
     assert game.allowed() == {"Ann": [], "Bob": []}
 
 
+def test_a_total_of_exactly_100_ends_the_game_after_the_round():
+    game = stop(roll(new(), "Ann", ACES), "Ann")  # 60
+    stop(roll(game, "Bob", NOTHING), "Bob")
+    assert not game.finished()
+    stop(roll(game, "Ann", "10S JS QS KS 2H 5D 8C 4H 7D"), "Ann")  # run 10-K: 40, so 100 in all
+    stop(roll(game, "Bob", NOTHING), "Bob")
+    assert game.totals() == {"Ann": 100, "Bob": 0}
+    assert game.finished()
+    assert game.winners() == ["Ann"]
+
+
 def test_a_later_player_can_overtake_in_the_last_round():
     game = stop(roll(new(winning_score=50), "Ann", SEVENS_AND_AKQ), "Ann")
     stop(roll(game, "Bob", ACES), "Bob")

@@ -448,6 +448,20 @@ def test_a_kept_showdown_is_not_played_after_rolling():
         g.apply(play("Ana", "showdown"))
 
 
+def test_a_kept_showdown_is_not_played_after_a_joker_card_in_the_same_turn():
+    g = game(
+        shootout("Ana", "showdown"),
+        shootout("Ana", "joker_card"),
+        draw("Ana", FOUR_ACES_CARD),
+        play("Ana", "joker_card"),
+        name=FUN,
+    )
+    assert g.roll_number() is None and g.details()["held"]["Ana"] == ["showdown"]
+    assert g.allowed()["Ana"] == ["roll"]
+    with pytest.raises(IllegalMove, match="a kept Showdown is played at the start of your turn, instead of rolling"):
+        g.apply(play("Ana", "showdown"))
+
+
 # -- rounds and the end of the game ------------------------------------------------------------
 def test_eight_rounds_of_one_turn_each():
     events = [event for _ in range(8) for player in ("Ana", "Bo", "Cy") for event in blank_turn(player)]
@@ -493,6 +507,24 @@ def test_a_tie_at_the_top_plays_more_rounds_among_the_tied_players():
     g.apply(roll("Bo", JUNK))
     g.apply(stop("Bo"))
     assert g.finished() and g.winners() == ["Ana"] and g.totals() == {"Ana": 10, "Bo": 8, "Cy": 0}
+
+
+def test_a_player_sitting_out_a_tiebreak_round_may_not_play_a_quick_draw():
+    g = game(
+        *turn("Ana", FOUR_ACES_CARD, FOUR_TENS),
+        *turn("Bo", FOUR_ACES_CARD, FOUR_TENS),
+        shootout("Cy", "quick_draw"),
+        *blank_turn("Cy"),
+        draw("Ana", FULL_HOUSE_CARD),
+        roll("Ana", ["JS", "JH", "JD", "2C", "2S", "AS", "6H", "8D", "10C"]),
+        rounds=1,
+    )
+    assert g.details()["contenders"] == ["Ana", "Bo"] and g.details()["held"]["Cy"] == ["quick_draw"]
+    assert g.allowed()["Cy"] == []
+    with pytest.raises(IllegalMove, match="Cy is not playing this round"):
+        g.apply(play("Cy", "quick_draw"))
+    g.apply(stop("Ana"))
+    assert g.totals() == {"Ana": 8 + 13, "Bo": 8, "Cy": 0}
 
 
 def test_the_optional_tiebreak_is_a_showdown():

@@ -284,6 +284,15 @@ def test_the_tied_bonus_option_gives_nobody_the_tied_bonus():
     assert "Big Bang Set +5: nobody" in g.notes
 
 
+def test_nobody_gets_the_big_bang_or_squib_party_bonus_when_nobody_made_a_square():
+    g = SquibSquares(["Ana", "Bo"])
+    g.apply(Event("end"))
+    assert g.bonuses == {"Ana": {}, "Bo": {}}
+    assert g.totals() == {"Ana": 0, "Bo": 0}
+    assert "Big Bang Set +5: nobody" in g.notes
+    assert "Squib Party +4: nobody" in g.notes
+
+
 def test_a_lone_square_maker_is_speedy_but_not_patient():
     g = SquibSquares(["Ana", "Bo"])
     g.apply(square("Ana", "a", legal_grid(2, 1)))

@@ -140,3 +140,24 @@ def test_the_join_page_says_when_to_try_again(lan_client, monkeypatch):
     assert [lan_client.post("/join", data=form).status_code for _ in range(5)] == [403] * 5
     page = lan_client.post("/join", data={**form, "pin": PIN})
     assert page.status_code == 429 and "try again in 60 s" in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8000", "LOCALHOST:8000", "[::1]:8000"])
+def test_a_table_with_no_pin_answers_this_computer_by_its_own_names(client, host):
+    assert client.get("/api/games", headers={"Host": host}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "host", ["rebind.attacker.example", "rebind.attacker.example:8000", "192.168.1.20:8000"]
+)
+def test_a_table_with_no_pin_refuses_a_page_named_as_another_host(client, host):
+    # DNS rebinding: a site whose name now points at 127.0.0.1 would read the token and write
+    refused = client.get("/api/session", headers={"Host": host})
+    assert refused.status_code == 403 and "served to this computer only" in refused.json["error"]
+    write = new_game(client, Host=host, **{"X-CSRF-Token": csrf_of(client)})
+    assert write.status_code == 403
+    assert client.get("/api/games").json["games"] == []
+
+
+def test_a_table_shared_on_the_lan_answers_any_host_name(lan_client):
+    assert lan_client.get("/api/games", headers={"Host": "192.168.1.20:8000"}).status_code == 200
