@@ -61,7 +61,8 @@ def test_a_correction_must_name_an_existing_roll(pip_race):
 
 
 def test_a_correction_must_come_after_the_roll_it_names(pip_race):
-    events = log(*race(roll("Bo", 6, 6)), Event("correct", {"roll": 5, "faces": ["1", "1"]}), roll("Ana", 1, 2))
+    correction = Event("correct", {"roll": 5, "faces": ["1", "1"]})
+    events = log(*race(roll("Bo", 6, 6)), correction, roll("Ana", 1, 2))
     with pytest.raises(IllegalMove, match="no roll #5"):
         replay(events)  # roll #5 comes after the correction that names it
 

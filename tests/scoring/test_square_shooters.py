@@ -458,7 +458,8 @@ def test_a_kept_showdown_is_not_played_after_a_joker_card_in_the_same_turn():
     )
     assert g.roll_number() is None and g.details()["held"]["Ana"] == ["showdown"]
     assert g.allowed()["Ana"] == ["roll"]
-    with pytest.raises(IllegalMove, match="a kept Showdown is played at the start of your turn, instead of rolling"):
+    refusal = "a kept Showdown is played at the start of your turn, instead of rolling"
+    with pytest.raises(IllegalMove, match=refusal):
         g.apply(play("Ana", "showdown"))
 
 

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.readings import NAMED_FROM, DieReadings
+from vision.readings import NAMED_FROM, DieReading, DieReadings
 from vision.tracker import (
     EDGE,
     MOST_SWAY,
@@ -152,6 +152,31 @@ def test_other_faces_need_two_dice_and_half_the_roll():
     assert not shows_other_faces(before, before[:4])  # two missed before, seen now
     unread = DieReadings.from_quads(before.quads)  # faces unknown: no evidence either way
     assert not shows_other_faces(unread, before)
+    # a roll of two dice: one misread is half the roll, and still not enough
+    assert not shows_other_faces(table.readings(misread={0: "6"})[:2], before[:2])
+    assert shows_other_faces(table.readings(misread={0: "6", 1: "5"})[:2], before[:2])
+
+
+def die(x, y, label="3", confidence=0.9, cocked=False):
+    return DieReading(square(x, y), label, confidence, [(label, confidence)], cocked=cocked)
+
+
+def test_a_die_missed_in_some_settled_frames_is_less_sure_and_leans_only_by_a_majority():
+    frames = [[die(100, 100), die(200, 100, cocked=True)] for _ in range(3)]
+    frames.append([die(200, 100)])  # the first die missed, the second seen upright, once
+    frames += [[die(200, 100)] for _ in range(2)]
+    voted = vote([DieReadings.from_dice(dice) for dice in frames])  # six frames
+    assert list(voted.labels) == ["3", "3"]  # seen in three of six: half is enough
+    first, second = voted
+    assert first.confidence == pytest.approx(0.45) and second.confidence == pytest.approx(0.9)
+    assert not second.cocked  # leaning in three of six frames: no majority
+    assert vote([DieReadings.from_dice(dice) for dice in frames[:4]])[1].cocked  # three of four
+
+
+def test_one_die_thrown_again_to_land_a_little_aside_is_a_new_roll():
+    before = DieReadings.from_dice([die(100, 100)])
+    assert not nothing_rolled(DieReadings.from_dice([die(108, 100)]), before)  # a third of a die aside
+    assert nothing_rolled(DieReadings.from_dice([die(101, 100)]), before)  # where it lay
 
 
 def test_dice_that_did_not_move_are_not_a_new_roll_however_they_are_read():
