@@ -310,12 +310,13 @@ def hand_over_dice(
     area: tuple[float, float],
     level: int = MOTION_LEVEL,
 ) -> bool:
-    """A hand resting on or over the dice: a skin-coloured region that reaches the frame's
-    edge (an arm comes from outside), is hand-sized, touches a die, and is new: not there in
-    ``before``, the table as it lay before the roll.  A wooden table is skin-coloured too: an
-    arm that swept over it while throwing left it as it was, and a hand on it is told from it
-    by being new.  Where ``before`` is no reference (``differs_from``), the region must be
-    mostly where the roll ``moved``."""
+    """A hand resting on or over the dice: a skin-coloured region that is hand-sized, touches
+    a die, comes from outside the picture (it reaches the frame's edge, or is joined to it by
+    a sleeve: ``reaches_in``) and is new: not there in ``before``, the table as it lay before
+    the roll.  A wooden table is skin-coloured too: an arm that swept over it while throwing
+    left it as it was, and a hand on it is told from it by being new.  Where ``before`` is no
+    reference (``differs_from``), the region must be mostly where the roll ``moved``, and a
+    bare arm is the only arm it knows."""
     if len(readings) == 0:
         return False
     ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
@@ -326,26 +327,48 @@ def hand_over_dice(
         cv2.fillConvexPoly(dice, np.round(quad * scale).astype(np.int32), 255)
     near = max(3, int(np.median(readings.sizes) * scale / 2) | 1)
     dice = cv2.dilate(dice, np.ones((near, near), np.uint8)) > 0
-    if not reaches_in(skin, dice, (area[0], 1.0)):  # no skin that a hand could be part of
+    if not skin[dice].any():  # no skin by the dice that a hand could be part of
         return False
     new = differs_from(before, small, level)
     if new is None:
-        return reaches_in(skin, dice, area, moved)
-    return reaches_in(np.where(new.any(axis=2), skin, 0).astype(np.uint8), dice, area)
+        return reaches_in(skin, dice, area, moved=moved)
+    changed = new.any(axis=2)
+    return reaches_in(np.where(changed, skin, 0).astype(np.uint8), dice, area, sleeve=changed & ~dice)
 
 
-def reaches_in(mask: np.ndarray, dice: np.ndarray, area: tuple[float, float], moved=None) -> bool:
-    """Whether a region of ``mask`` reaches the frame's edge, covers a share of it within
-    ``area``, touches ``dice`` and (given ``moved``) lies mostly where the roll moved."""
+def reaches_in(
+    mask: np.ndarray,
+    dice: np.ndarray,
+    area: tuple[float, float],
+    moved: np.ndarray | None = None,
+    sleeve: np.ndarray | None = None,
+) -> bool:
+    """Whether a region of ``mask`` touches ``dice``, (given ``moved``) lies mostly where the
+    roll moved, and comes from outside the picture: it reaches the frame's edge and covers a
+    share of the frame within ``area`` (a bare arm and its hand), or, given ``sleeve`` (what
+    changed besides the dice), it is a hand, a third of ``area``'s least or more, joined to
+    the edge by a sleeve as large as that again, the two at least ``area``'s least."""
     count, regions, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
+    arms = None
     for i in range(1, count):
         x, y, bw, bh, pixels = stats[i]
-        touches_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
-        if not (touches_edge and area[0] <= pixels / (h * w) <= area[1]):
+        share = pixels / (h * w)
+        if not area[0] / 3 <= share <= area[1]:
             continue
         region = regions == i
-        if (dice & region).any() and (moved is None or moved[region].mean() > 0.5):
+        if not (dice & region).any() or (moved is not None and moved[region].mean() <= 0.5):
+            continue
+        if share >= area[0] and (x == 0 or y == 0 or x + bw == w or y + bh == h):
+            return True
+        if sleeve is None:
+            continue
+        if arms is None:  # what changed, joined up: each part's pixels, and whether it reaches the edge
+            _, arms, arm_stats, _ = cv2.connectedComponentsWithStats((sleeve | (mask > 0)).astype(np.uint8))
+        arm = arms[region][0]
+        ax, ay, aw, ah, arm_pixels = arm_stats[arm]
+        at_edge = ax == 0 or ay == 0 or ax + aw == w or ay + ah == h
+        if at_edge and arm_pixels - pixels >= area[0] / 3 * h * w and arm_pixels >= area[0] * h * w:
             return True
     return False
 

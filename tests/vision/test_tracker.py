@@ -46,6 +46,7 @@ class Table:
         self.table = cv2.GaussianBlur(base, (7, 7), 0)
         self.dice: list[tuple[float, float, str]] = []  # centre x, y and face label
         self.hand: tuple[int, int] | None = None  # the hand's fingertip position
+        self.sleeve: tuple[int, int, int] | None = None  # the arm's colour (BGR) when not bare
         self.noise = 2.0  # the camera's sensor noise, grey levels
 
     def frame(self) -> np.ndarray:
@@ -56,7 +57,7 @@ class Table:
             cv2.putText(img, label, (int(x) - 6, int(y) + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (20, 20, 20))
         if self.hand is not None:  # an arm reaching in from the bottom edge, skin coloured
             hx, hy = self.hand
-            cv2.rectangle(img, (hx - 25, hy), (hx + 25, SIZE[0]), (110, 150, 210), -1)
+            cv2.rectangle(img, (hx - 25, hy), (hx + 25, SIZE[0]), self.sleeve or (110, 150, 210), -1)
             cv2.ellipse(img, (hx, hy), (32, 22), 0, 0, 360, (110, 150, 210), -1)
         noise = self.rng.normal(0, self.noise, img.shape)  # sensor noise: must not count as motion
         return np.clip(img + noise, 0, 255).astype(np.uint8)
@@ -248,6 +249,20 @@ def test_a_hand_resting_over_the_dice_gives_no_event():
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll(["4", "5"]))
     assert events + hand_comes_to_rest(tracker, table, 80) == []
+
+
+SLEEVES = {"blue": (150, 60, 30), "red": (40, 40, 140), "white": (235, 235, 235)}  # BGR
+
+
+@pytest.mark.parametrize("sleeve", SLEEVES.values(), ids=SLEEVES.keys())
+def test_a_hand_in_a_sleeve_resting_over_the_dice_gives_no_event_then_the_roll_once(sleeve):
+    # only the hand is skin: it reaches the dice, the sleeve reaches the edge of the picture
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.sleeve = sleeve
+    events = run(tracker, table, table.roll(["4", "5"]))
+    assert events + hand_comes_to_rest(tracker, table, 80) == []
+    table.hand = None
+    assert [event.labels for event in run(tracker, table, still(table, 20))] == [["4", "5"]]
 
 
 def test_a_skin_coloured_table_is_not_a_hand():
