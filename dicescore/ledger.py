@@ -57,12 +57,15 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+BUSY_WAIT_SECONDS = 10  # how long a write waits for another writer before it gives up
+
+
 def connect(path: str | Path) -> sqlite3.Connection:
     """Open (creating if needed) a ledger database: WAL, and FULL sync so that an
     acknowledged event survives a crash or a power cut."""
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(path, isolation_level=None, timeout=10)
+    connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_WAIT_SECONDS)
     check_tables(connection, path)  # before anything is written to a file that is not ours
     if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         use_wal(connection)

@@ -41,7 +41,17 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(sqlite3.Error, database_error)
 
 
+BUSY_RETRY_SECONDS = 2
+
+
 def database_error(error: sqlite3.Error):
+    if getattr(error, "sqlite_errorname", "") in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+        # other writers held it past the ledger's wait: nothing is wrong with the file
+        current_app.logger.warning("the games database stayed busy: %s", error)
+        busy = ServiceUnavailable(
+            "the games database is busy with other moves: send it again", retry_after=BUSY_RETRY_SECONDS
+        )
+        return handle_http_error(busy)
     current_app.logger.error("the games database failed: %s", error)
     return handle_http_error(
         ServiceUnavailable(f"cannot use the games database {current_app.config['DATABASE']}: {error}")

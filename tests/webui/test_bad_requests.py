@@ -262,3 +262,22 @@ def test_a_database_that_cannot_be_written_is_a_503_naming_it(tables, monkeypatc
     response = client.post(f"/api/games/{game_id}/events", json=undo, headers={"X-CSRF-Token": csrf})
     assert response.status_code == 503
     assert "bad.sqlite: database or disk is full" in response.json["error"]
+
+
+def test_a_database_kept_busy_by_another_writer_asks_for_the_move_again(app, api, monkeypatch):
+    """Writers waiting past the ledger's wait: a 503 that says so and when to retry, not one
+    that blames the file; nothing is stored, and the same move is then taken."""
+    import sqlite3
+
+    import dicescore.ledger
+
+    monkeypatch.setattr(dicescore.ledger, "BUSY_WAIT_SECONDS", 0.05)
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    other = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process in the middle of its own write
+    busy = api.roll(game_id, "1", "2", "3", "4", "5", "6", player="Ana")
+    other.execute("ROLLBACK")
+    other.close()
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "2"
+    assert busy.json["error"] == "the games database is busy with other moves: send it again"
+    assert api.roll(game_id, "1", "2", "3", "4", "5", "6", player="Ana").status_code == 201
