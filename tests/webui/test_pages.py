@@ -523,3 +523,14 @@ def test_the_buttons_of_the_player_whose_turn_it_is_come_first(api):
     button = r'class="move" data-type="[^"]+" data-player="[^"]+"\s+data-data="[^"]*">([^<]+)</button>'
     labels = re.findall(button, html)
     assert labels[0] == "Bo: pass" and {"Ana: renege", "Cy: renege"} <= set(labels)
+
+
+def test_a_rolls_faces_are_written_once_on_the_board_not_once_a_die(api):
+    # a long game's board is sent to every open tab at every move: each die once carried
+    # the whole roll's faces, a third of the page
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    for player in ("Ana", "Bo", "Ana"):
+        assert api.roll(game_id, "1", "2", "3", "4", "5", "6", player=player).status_code == 201
+    html = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert html.count("data-faces=") == 3 + 1  # each roll in the history, and the dice shown
+    assert html.count('class="die ') >= 4 * 6

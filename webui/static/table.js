@@ -166,7 +166,7 @@ function showCrop(url) {
 }
 
 function openCorrection(die) {
-  const rollFaces = JSON.parse(die.dataset.faces);
+  const rollFaces = JSON.parse(die.closest("[data-faces]").dataset.faces); // the roll's, once for its dice
   const index = Number(die.dataset.die);
   const correct = (label) => {
     const corrected = rollFaces.slice();
