@@ -226,7 +226,30 @@ def camera_rolls(state: dict[str, Any]) -> list[tuple[int, int]]:
     return [(row["seq"], len(row["faces"])) for row in state["history"] if row.get("top") and row["in_force"]]
 
 
+BOARDS_KEPT = 8  # rendered boards kept (``render_board``): a few games' open tabs at once
+
+
 def render_board(state: dict[str, Any]) -> str:
+    """The board's HTML, rendered once for each version of a game's log, whoever asks: every
+    open tab's stream asks at every move, and a long game's board takes a fifth of a second
+    (docs/webui.md, "Live updates").  Rendered anew where the crops kept since differ, or for
+    a visitor who may not write."""
+    crops = kept_crops(current_app, state["id"], camera_rolls(state))
+    can_write = security.joined()
+    boards: dict = current_app.extensions["dicescore.boards"]
+    version = (state["version"], frozenset(crops))
+    kept = boards.get((state["id"], can_write))
+    if kept is not None and kept[0] == version:
+        return kept[1]
+    html = board_html(state, crops, can_write)
+    boards.pop((state["id"], can_write), None)  # the latest last: the oldest goes first
+    boards[(state["id"], can_write)] = (version, html)
+    while len(boards) > BOARDS_KEPT:
+        boards.pop(next(iter(boards)), None)
+    return html
+
+
+def board_html(state: dict[str, Any], crops: set[str], can_write: bool) -> str:
     view = state["view"]
     kind = DIE_KINDS.get(state["die_kind"] or "")
     players = view["players"]
@@ -256,7 +279,7 @@ def render_board(state: dict[str, Any]) -> str:
         square_makers=allowed_to("square"),
         stealers=allowed_to("steal"),
         physical_cards=physical_cards(),
-        crops=kept_crops(current_app, state["id"], camera_rolls(state)),
+        crops=crops,
         suits=SUITS,
         entry_faces=dice_to_enter(view, state["dice"], kind),
         dice_fixed=view["dice_per_roll"] is not None,
@@ -269,7 +292,7 @@ def render_board(state: dict[str, Any]) -> str:
         givers=allowed_to("give"),
         summary=summary(view) if view["finished"] else None,
         moves_with_forms=MOVES_WITH_FORMS,
-        can_write=security.joined(),
+        can_write=can_write,
     )
 
 

@@ -534,3 +534,19 @@ def test_a_rolls_faces_are_written_once_on_the_board_not_once_a_die(api):
     html = api.client.get(f"/games/{game_id}/board").json["html"]
     assert html.count("data-faces=") == 3 + 1  # each roll in the history, and the dice shown
     assert html.count('class="die ') >= 4 * 6
+
+
+def test_the_board_is_rendered_once_a_move_however_many_tabs_ask(api, monkeypatch):
+    import webui.pages
+
+    rendered = []
+    real = webui.pages.board_html
+    monkeypatch.setattr(
+        webui.pages, "board_html", lambda *args: rendered.append(args[0]["version"]) or real(*args)
+    )
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    boards = [api.client.get(f"/games/{game_id}/board").json for _ in range(3)]  # three tabs
+    assert api.roll(game_id, "1", "2", "3", "4", "5", "6", player="Ana").status_code == 201
+    boards += [api.client.get(f"/games/{game_id}/board").json for _ in range(3)]
+    assert rendered == [1, 2]
+    assert boards[0] == boards[2] and boards[3] == boards[5] and boards[3]["version"] == 2

@@ -161,3 +161,14 @@ def test_a_table_with_no_pin_refuses_a_page_named_as_another_host(client, host):
 
 def test_a_table_shared_on_the_lan_answers_any_host_name(lan_client):
     assert lan_client.get("/api/games", headers={"Host": "192.168.1.20:8000"}).status_code == 200
+
+
+def test_a_player_who_joined_and_a_visitor_see_their_own_board(lan_client):
+    # the board is rendered once a move for every tab that asks: never a player's for a visitor
+    csrf = csrf_of(lan_client)
+    assert lan_client.post("/api/join", json={"pin": PIN}, headers={"X-CSRF-Token": csrf}).status_code == 200
+    assert new_game(lan_client, **{"X-CSRF-Token": csrf}).status_code == 201
+    joined = lan_client.get("/games/1/board").json["html"]
+    visitor = lan_client.application.test_client()
+    watched = visitor.get("/games/1/board").json["html"]
+    assert "Join with the table's PIN to play" in watched and "Join with" not in joined
