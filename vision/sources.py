@@ -83,10 +83,32 @@ def is_cut_short_jpeg(data: bytes) -> bool:
     return False
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_damage(data: bytes) -> str | None:
+    """What is wrong with a PNG file's chunks, or None (sound, or no PNG): libpng would print
+    its own complaint to the terminal, above the line that names the file."""
+    if not data.startswith(PNG_SIGNATURE):
+        return None
+    if data[12:16] != b"IHDR":
+        return "its header is damaged"
+    at = len(PNG_SIGNATURE)
+    while at + 8 <= len(data):  # each chunk: length, type, data, CRC
+        kind, at = data[at + 4 : at + 8], at + 12 + int.from_bytes(data[at : at + 4], "big")
+        if kind == b"IEND":
+            break
+    else:
+        at = len(data) + 1
+    if at > len(data):
+        return "the PNG file ends before its picture does: it was cut short in copying; copy it again"
+    return None
+
+
 def stated_size(data: bytes) -> tuple[int, int] | None:
     """The width and height a PNG or JPEG file's header states, or None (another format, or
     a header this walk does not know)."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
+    if data.startswith(PNG_SIGNATURE) and data[12:16] == b"IHDR":
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     if not data.startswith(b"\xff\xd8"):
         return None
@@ -114,6 +136,9 @@ def load_image(path: str | Path) -> np.ndarray:
             f"cannot read image {path} (the JPEG file ends before its picture does: it was cut"
             " short in copying; copy the photo again)"
         )
+    damage = png_damage(data)
+    if damage:
+        raise SourceError(f"cannot read image {path} ({damage})")
     size = stated_size(data)
     if size is not None and size[0] * size[1] > MAX_PIXELS:
         raise SourceError(

@@ -134,6 +134,21 @@ def test_a_jpeg_cut_short_in_copying_says_so_rather_than_reading_half_a_photo(tm
         load_image(tmp_path / "IMG_0004.jpg")
 
 
+@pytest.mark.parametrize("share", [0.9, 0.5, 0.05])
+def test_a_png_cut_short_or_with_a_damaged_header_says_so_in_one_line(tmp_path, share, capfd):
+    # libpng printed its own complaint ("PNG input buffer is incomplete") above ours
+    png = cv2.imencode(".png", np.random.default_rng(0).integers(0, 255, (60, 80, 3), np.uint8))[1].tobytes()
+    (tmp_path / "cut.png").write_bytes(png[: int(len(png) * share)])
+    with pytest.raises(SourceError, match=r"cut.png \(the PNG file ends before its picture does"):
+        load_image(tmp_path / "cut.png")
+    (tmp_path / "header.png").write_bytes(png[:12] + b"IDAT" + png[16:])
+    with pytest.raises(SourceError, match=r"header.png \(its header is damaged\)"):
+        load_image(tmp_path / "header.png")
+    assert capfd.readouterr().err == ""
+    (tmp_path / "whole.png").write_bytes(png)
+    assert load_image(tmp_path / "whole.png").shape == (60, 80, 3)
+
+
 @pytest.mark.parametrize(
     "jpeg",
     [
