@@ -217,7 +217,10 @@ class CaptureSource(FrameSource):
                 log.warning("%s ends after %d of its %d frames (cut short?)", self.name, good, self.frames)
                 return
             if misses == 1:  # once a run of bad frames: a file cut short would fill the screen
-                log.warning("%s: frame %d could not be decoded; skipped", self.name, index + 1)
+                if self.live:  # as likely its stream dropping as a damaged frame
+                    log.warning("%s gave no frame after frame %d; waiting for the next", self.name, index)
+                else:
+                    log.warning("%s: frame %d could not be decoded; skipped", self.name, index + 1)
             index += 1
 
     def close(self) -> None:

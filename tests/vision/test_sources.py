@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.sources import (
+    CaptureSource,
     FrameSource,
     ImageFolder,
     Reconnecting,
@@ -297,3 +298,30 @@ def test_a_file_or_folder_that_fails_is_not_reopened(tmp_path):
     with pytest.raises(SourceError, match="none of the 1 images"):
         list(frames)
     assert waits == []  # it said why and stopped, where a camera would be waited for
+
+
+def test_a_stream_that_drops_says_it_gave_no_frame_not_that_one_was_damaged(caplog, monkeypatch):
+    # a phone's stream whose app closed: its frames stop, none arrives damaged
+    class DroppedStream:
+        def __init__(self, target):
+            self.frames = [np.zeros((4, 4, 3), np.uint8)] * 3
+
+        def isOpened(self):
+            return True
+
+        def get(self, prop):
+            return 0.0
+
+        def read(self):
+            return (True, self.frames.pop()) if self.frames else (False, None)
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", DroppedStream)
+    stream = CaptureSource("http://phone:8080/video", "http://phone:8080/video", live=True)
+    frames = []
+    with caplog.at_level(logging.WARNING), pytest.raises(SourceError, match="stopped giving frames"):
+        frames.extend(stream)
+    assert len(frames) == 3
+    assert "http://phone:8080/video gave no frame after frame 3; waiting for the next" in caplog.text
