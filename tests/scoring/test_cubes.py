@@ -1,6 +1,3 @@
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,8 +6,7 @@ from scoring.cubes import Cubes, Throw, chips
 from scoring.faces import CUBES_DICE
 from scoring.game import Event, IllegalMove
 from scoring.replay import replay
-
-GOLDEN = Path(__file__).parent / "golden" / "cubes.jsonl"
+from tests.scoring.golden_logs import golden
 
 
 def roll(player, *faces):
@@ -190,7 +186,7 @@ def test_an_eleventh_player_is_refused():
 
 
 def test_a_refused_roll_leaves_the_replayed_game_as_it_was():
-    log = [Event.from_json(json.loads(line)) for line in GOLDEN.read_text().splitlines()][:6]
+    log = golden("cubes.jsonl")[:6]
     bad = Event("roll", {"faces": ["1"] * 7}, "Bo", seq=len(log) + 1)
     with pytest.raises(IllegalMove, match=r"event #7 \(roll\): a roll here has 6 dice, not 7"):
         replay([*log, bad])
@@ -215,7 +211,7 @@ def test_golden_game():
       pot 30); Cy all blank cannot pay: set 3 = Ana 22, Bo 8, Cy 0.
     Totals: Ana 28+49+22 = 99, Bo 0+0+8 = 8, Cy 10+6+0 = 16; Ana wins.
     """
-    g = replay([Event.from_json(json.loads(line)) for line in GOLDEN.read_text().splitlines()])
+    g = replay(golden("cubes.jsonl"))
     assert g.set_scores == [
         {"Ana": 28, "Bo": 0, "Cy": 10},
         {"Ana": 49, "Bo": 0, "Cy": 6},

@@ -2,9 +2,6 @@
 joker gifts, "roped back in", the end of the game, bad input, and one whole game
 replayed from tests/scoring/golden."""
 
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,8 +10,8 @@ from scoring.faces import SQUARE_SHOOTERS
 from scoring.game import Event, IllegalMove
 from scoring.games import new_game
 from scoring.replay import replay
+from tests.scoring.golden_logs import golden
 
-GOLDEN = Path(__file__).parent / "golden"
 HANDS = {
     "Ann": ["AS", "2S", "3S", "4S", "5S"],
     "Bob": ["AH", "2H", "3H", "4H", "5H"],
@@ -251,8 +248,7 @@ def test_golden_game():
     Round 3: Ann rolls 4S: out.  Bob rolls nothing he holds: 1 left.  Cy rolls 5D and a
     joker: out, nothing left to give.  The round is complete: Ann and Cy win.
     """
-    lines = (GOLDEN / "old-town.jsonl").read_text().splitlines()
-    game = replay([Event.from_json(json.loads(line)) for line in lines])
+    game = replay(golden("old-town.jsonl"))
     assert game.finished()
     assert game.totals() == {"Ann": 0, "Bob": 1, "Cy": 0}
     assert game.winners() == ["Ann", "Cy"]

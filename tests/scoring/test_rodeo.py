@@ -1,6 +1,4 @@
-import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -8,8 +6,8 @@ from scoring.faces import parse_faces
 from scoring.game import Event, IllegalMove
 from scoring.replay import replay
 from scoring.rodeo import GOAL_KINDS, RodeoRummy, Spinner, default_spinner, score_turn
+from tests.scoring.golden_logs import golden
 
-GOLDEN = Path(__file__).parent / "golden" / "rodeo-rummy.jsonl"
 SPINNER = default_spinner()
 
 
@@ -307,7 +305,7 @@ def test_golden_game():
     Round 5 (Ana and Bo): Ana 4's: 25 (285).  Bo 7's (-10/joker): 7777 with the joker 20 - 10
              = 10 (270).  Ana wins.
     """
-    g = replay([Event.from_json(json.loads(line)) for line in GOLDEN.read_text().splitlines()])
+    g = replay(golden("rodeo-rummy.jsonl"))
     by_round = {}
     for entry in g.rounds:
         by_round.setdefault(entry["player"], []).append(entry["score"])

@@ -2,9 +2,6 @@
 examples, three rolls with holds, the winning score, bad input, and one whole game
 replayed from tests/scoring/golden."""
 
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,8 +11,8 @@ from scoring.game import Event, IllegalMove
 from scoring.games import new_game
 from scoring.melds import best_melds
 from scoring.replay import replay
+from tests.scoring.golden_logs import golden
 
-GOLDEN = Path(__file__).parent / "golden"
 NINE_DICE = st.lists(st.sampled_from(SQUARE_SHOOTERS.labels), min_size=9, max_size=9, unique=True)
 
 # Nine-die rolls; the cards after the meld under test form no set or run.
@@ -226,8 +223,7 @@ def test_golden_game():
     her third roll: 37, total 93.  Ann has passed 60, but the round is finished first:
     Bob rolls four aces (60) and stops: 111.  Bob wins, 111 to 93.
     """
-    lines = (GOLDEN / "rummy.jsonl").read_text().splitlines()
-    game = replay([Event.from_json(json.loads(line)) for line in lines])
+    game = replay(golden("rummy.jsonl"))
     assert game.finished()
     assert game.totals() == {"Ann": 93, "Bob": 111}
     assert game.winners() == ["Bob"]

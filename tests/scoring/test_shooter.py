@@ -1,7 +1,5 @@
-import json
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,8 +9,8 @@ from scoring.faces import Suit
 from scoring.game import Event, IllegalMove
 from scoring.replay import replay
 from scoring.shooter import Contract, Hand, Shooter
+from tests.scoring.golden_logs import golden
 
-GOLDEN = Path(__file__).parent / "golden" / "shooter.jsonl"
 FOUR = ("Ana", "Bo", "Cy", "Di")
 
 
@@ -260,7 +258,7 @@ def test_golden_game():
     6. Ana deals. Bo, Cy pass, Ana shoots the moon; Cy reneges (-2); Ana takes 8: +12.
        Ana 32, Bo 15, Cy -8: Ana reaches 32 alone and wins.
     """
-    g = replay([Event.from_json(json.loads(line)) for line in GOLDEN.read_text().splitlines()])
+    g = replay(golden("shooter.jsonl"))
     assert [sum(hand.scores().values()) for hand in g.hands] == [3, 12, 8, -4, 12, 12]
     assert g.totals() == {"Ana": 32, "Bo": 15, "Cy": -8}
     assert g.finished()

@@ -2,9 +2,6 @@
 ranking with Five and Six of a Kind on top, version 2's roll limit, ties, bad input, and
 one whole game of each version replayed from tests/scoring/golden."""
 
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,8 +11,8 @@ from scoring.game import Event, IllegalMove
 from scoring.games import new_game
 from scoring.hands import best_hand
 from scoring.replay import replay
+from tests.scoring.golden_logs import golden
 
-GOLDEN = Path(__file__).parent / "golden"
 NINE_DICE = st.lists(st.sampled_from(SQUARE_SHOOTERS.labels), min_size=9, max_size=9, unique=True)
 
 ROYAL_SPADES = "AS KS QS JS 10S 2H 4D 6C 8H"
@@ -242,11 +239,6 @@ def test_a_correction_re_derives_the_round():
 
 
 # -- whole games -----------------------------------------------------------------------
-def golden(name):
-    lines = (GOLDEN / name).read_text().splitlines()
-    return replay([Event.from_json(json.loads(line)) for line in lines])
-
-
 def test_golden_game_version_1():
     """tests/scoring/golden/showdown-v1.jsonl: Ann, Bob and Cy, two rounds, jokers wild.
 
@@ -259,7 +251,7 @@ def test_golden_game_version_1():
     Round 3 (Cy, Ann, Bob): a pair of Kings, three Queens, then Bob's Full House, 4s
     over 9s.  Bob wins the game 2 to 1 and 1.
     """
-    game = golden("showdown-v1.jsonl")
+    game = replay(golden("showdown-v1.jsonl"))
     assert game.finished()
     assert game.totals() == {"Ann": 1, "Bob": 2, "Cy": 1}
     assert game.winners() == ["Bob"]
@@ -276,7 +268,7 @@ def test_golden_game_version_2():
     Round 3 (Ann first): Ann uses all three rolls for Four of a Kind, 4s; Bob may use
     three too, and stops on his second with Four of a Kind, 7s.  Bob wins 2 to 1.
     """
-    game = golden("showdown-v2.jsonl")
+    game = replay(golden("showdown-v2.jsonl"))
     assert game.finished()
     assert game.totals() == {"Ann": 1, "Bob": 2}
     assert game.winners() == ["Bob"]

@@ -5,10 +5,8 @@ are in docs/rules-square-shooters.md.  Most tests enter physical cards, so that 
 target of each turn is plain to read; the virtual deck has tests of its own.
 """
 
-import json
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,8 +20,7 @@ from scoring.hands import HAND_KINDS, TARGET_KINDS, best_hand
 from scoring.replay import replay
 from scoring.square_shooters import Award
 from scoring.targets import SHOOTOUT_KINDS, TargetCard, standard_deck
-
-GOLDEN = Path(__file__).parent / "golden"
+from tests.scoring.golden_logs import golden
 
 # Rolls used throughout, nine dice each.  JUNK makes nothing: nine ranks with no five in
 # a row (5 and 10 missing) and at most three cards of a suit.
@@ -854,11 +851,6 @@ def test_chips_are_conserved(name, players, rounds, tiebreak, kids_rule, jokers_
 
 
 # -- golden games -------------------------------------------------------------------------------
-def golden(name):
-    lines = (GOLDEN / name).read_text().splitlines()
-    return [Event.from_json(json.loads(line)) for line in lines if line.strip()]
-
-
 def totals_after_each_round(events):
     """The totals whenever a round ends, by feeding the log one event at a time."""
     g = replay(events[:1])

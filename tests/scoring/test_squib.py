@@ -1,6 +1,3 @@
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -8,8 +5,7 @@ from hypothesis import strategies as st
 from scoring.game import Event, IllegalMove
 from scoring.replay import replay
 from scoring.squib import COLOURS, EMOTIONS, KINDS, Square, SquibCard, SquibSquares, squib_steal
-
-GOLDEN = Path(__file__).parent / "golden" / "squib-squares.jsonl"
+from tests.scoring.golden_logs import golden
 
 
 def legal_grid(rows, columns, offset=0):
@@ -328,7 +324,7 @@ def test_golden_game():
     square Ana +3; last to make one Cy +1.
     Totals: Ana 6 + 3 = 9, Bo 9 + 2 + 5 + 4 = 20, Cy 6 + 1 = 7. Bo wins.
     """
-    g = replay([Event.from_json(json.loads(line)) for line in GOLDEN.read_text().splitlines()])
+    g = replay(golden("squib-squares.jsonl"))
     assert g.totals() == {"Ana": 9, "Bo": 20, "Cy": 7}
     assert g.finished()
     assert g.winners() == ["Bo"]

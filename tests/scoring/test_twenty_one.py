@@ -1,9 +1,6 @@
 """Twenty-One (sheet 000, "Other Great Games"): every rule the sheet states, the bad
 input the game refuses, and one whole game replayed from tests/scoring/golden."""
 
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,8 +10,7 @@ from scoring.game import Event, IllegalMove
 from scoring.games import new_game
 from scoring.replay import replay
 from scoring.twenty_one import hand_value
-
-GOLDEN = Path(__file__).parent / "golden"
+from tests.scoring.golden_logs import golden
 
 
 def new(players=("Ann", "Bob"), **options):
@@ -276,8 +272,7 @@ def test_golden_game():
     Round 3, Cy deals (Ann, Cy; Bob sits out): Ann 10H 10D = 20 stands; Cy JS 7H + 4C = 21.
     Cy wins the game: Ann 1, Bob 0, Cy 2.
     """
-    lines = (GOLDEN / "twenty-one.jsonl").read_text().splitlines()
-    game = replay([Event.from_json(json.loads(line)) for line in lines])
+    game = replay(golden("twenty-one.jsonl"))
     assert game.finished()
     assert game.totals() == {"Ann": 1, "Bob": 0, "Cy": 2}
     assert game.winners() == ["Cy"]
