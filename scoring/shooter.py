@@ -55,7 +55,7 @@ class Contract:
 
 
 @dataclass(frozen=True)
-class Hand:
+class PlayedHand:
     """One hand played to the end: its dealer, contract and the tricks each player took."""
 
     dealer: str
@@ -94,7 +94,7 @@ class Shooter(Game):
     def __init__(self, players: Sequence[str], options: dict[str, Any] | None = None):
         super().__init__(players, options)
         self.tricks_in_hand = CARDS_IN_DECK // len(self.players)
-        self.hands: list[Hand] = []
+        self.hands: list[PlayedHand] = []
         self.reneges: list[str] = []
         self.over = False
         self.new_deal(self.players[0])
@@ -175,7 +175,7 @@ class Shooter(Game):
             raise IllegalMove(
                 f"the tricks add up to {sum(tricks.values())}, but a hand has {self.tricks_in_hand}"
             )
-        hand = Hand(self.dealer, self.contract, {player: tricks[player] for player in self.players})
+        hand = PlayedHand(self.dealer, self.contract, {player: tricks[player] for player in self.players})
         self.hands.append(hand)
         self.notes.append(describe(hand))
         totals = self.totals()
@@ -252,7 +252,7 @@ class Shooter(Game):
         }
 
 
-def describe(hand: Hand) -> str:
+def describe(hand: PlayedHand) -> str:
     """One line for the notes: "Ana bid 4 in hearts, took 3: -1; Bo +2; Cy +1"."""
     contract, scores = hand.contract, hand.scores()
     bidder = contract.bidder

@@ -97,7 +97,7 @@ def award(
 
 
 @dataclass(frozen=True)
-class Showdown:
+class ShowdownRound:
     """Players roll in turn, up to three rolls each, for the best hand.  ``tiebreak``
     marks the end-of-game showdown, where tied hands roll again."""
 
@@ -113,7 +113,7 @@ class Showdown:
     def next_player(self) -> str:
         return self.players[len(self.hands)]
 
-    def with_hand(self, hand: Hand) -> Showdown:
+    def with_hand(self, hand: Hand) -> ShowdownRound:
         return replace(self, hands=self.hands + (hand,))
 
     def best(self) -> list[str]:
@@ -179,7 +179,7 @@ class SquareShooters(Game):
         self.phase = "draw"
         self.target: TargetCard | None = None
         self.rolling: RollTurn | None = None
-        self.showdown: Showdown | None = None
+        self.showdown: ShowdownRound | None = None
         self.in_play: tuple[tuple[str, str], ...] = ()  # (player, shootout kind) played this turn
         # The sheet's kids' rule is for "younger players", while "the adults stick to the
         # original instructions": named players, or everyone with the kids_rule option.
@@ -324,7 +324,7 @@ class SquareShooters(Game):
 
     # -- showdowns ------------------------------------------------------------------
     def _begin_showdown(self, players: Sequence[str], *, tiebreak: bool) -> None:
-        self.showdown = Showdown(tuple(players), tiebreak)
+        self.showdown = ShowdownRound(tuple(players), tiebreak)
         self.phase = "showdown"
         self.rolling = RollTurn(self.showdown.next_player)
 

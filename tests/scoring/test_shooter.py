@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from scoring.faces import Suit
 from scoring.game import Event, IllegalMove
 from scoring.replay import replay
-from scoring.shooter import Contract, Hand, Shooter
+from scoring.shooter import Contract, PlayedHand, Shooter
 from tests.scoring.golden_logs import golden
 
 FOUR = ("Ana", "Bo", "Cy", "Di")
@@ -49,7 +49,7 @@ def test_a_failed_bid_of_4_loses_4():
 
 
 def test_a_made_bid_scores_its_tricks():
-    hand = Hand("Ana", Contract("Bo", 4, Suit.SPADES), {"Ana": 1, "Bo": 5, "Cy": 0, "Di": 0})
+    hand = PlayedHand("Ana", Contract("Bo", 4, Suit.SPADES), {"Ana": 1, "Bo": 5, "Cy": 0, "Di": 0})
     assert hand.scores() == {"Ana": 1, "Bo": 5, "Cy": 0, "Di": 0}
 
 
