@@ -167,13 +167,13 @@ def teach_command(args: argparse.Namespace) -> None:
         if args.forget:
             classifier.forget()
             print(f"forgot every face taught before (in {classifier.data_dir})")
-        for label, crop in lessons:
-            classifier.learn(crop, label, kind.name)
+        new = sum(bool(classifier.learn(crop, label, kind.name)) for label, crop in lessons)
     except OSError as error:  # the user's data folder: full, or not writable
         fail("teach", f"could not change what was taught: {error}")
     known = classifier.taught_faces(kind.name)
     missing = [label for label in kind.labels if label not in known]
-    print(f"taught {len(lessons)} crops; {len(known)} of {len(kind.labels)} faces of {kind.name} dice known")
+    before = f" ({len(lessons) - new} taught so before)" if new < len(lessons) else ""
+    print(f"taught {new} crops{before}; {len(known)} of {len(kind.labels)} faces of {kind.name} dice known")
     if missing:
         print(f"not yet taught: {' '.join(missing)}")
     else:

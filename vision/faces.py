@@ -37,8 +37,10 @@ face's, one kind's, or all).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -51,6 +53,8 @@ import onnxruntime as ort
 from scoring.faces import ALL_LABELS, DIE_KINDS, die_kind, parse_face
 from vision.pips import count_pips
 from vision.readings import NAMED_FROM, as_bgr
+
+log = logging.getLogger(__name__)
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS / "faces.onnx"  # reads best: photos, single crops
@@ -369,14 +373,24 @@ class FaceClassifier:
         # (a full disk, a read-only folder) must not lose what was taught before.
         reloaded = set()
         for earlier in self.data_dir.glob(f"*/{digest}.*png"):  # as another face, or kind
-            if earlier != kept:
+            if earlier == kept:
+                continue
+            try:
                 earlier.unlink()
-                reloaded.add(earlier.parent.name)
-        older = self._examples(label, kind)[TAUGHT_PER_FACE:]
-        for path in older:
-            path.unlink()
-        if older:
-            reloaded.add(label)
+            except OSError as error:  # the crop would be taught as two faces: this tap is not taken
+                kept.unlink(missing_ok=True)
+                for changed_label in reloaded:
+                    self._reload(changed_label)
+                raise OSError(
+                    f"could not take back {earlier}, taught before: {error.strerror or error}"
+                ) from None
+            reloaded.add(earlier.parent.name)
+        for path in self._examples(label, kind)[TAUGHT_PER_FACE:]:
+            try:
+                path.unlink()
+                reloaded.add(label)
+            except OSError:  # one example more than a face keeps reads no worse
+                log.warning("could not delete %s, an example beyond those a face keeps", path)
         for changed_label in reloaded:
             self._reload(changed_label)
         if label not in reloaded:
@@ -405,7 +419,7 @@ class FaceClassifier:
         die kind ``kind``, if it is named.  Returns the labels whose examples changed.  A
         file that cannot be deleted is passed over, the rest forgotten, and then an OSError
         names it."""
-        labels = [parse_face(label).label] if label is not None else list(self.prototypes)
+        labels = [parse_face(label).label] if label is not None else self._taught_folders()
         changed, stuck = set(), []
         for name in labels:
             for path in (self.data_dir / name).glob("*.png"):
@@ -419,7 +433,9 @@ class FaceClassifier:
         for name in changed:
             self._reload(name)
         if stuck:
-            raise OSError(f"could not forget {len(stuck)} taught examples: {'; '.join(stuck[:3])}")
+            error = OSError(f"could not forget {len(stuck)} taught examples: {'; '.join(stuck[:3])}")
+            error.changed = changed  # what was forgotten all the same, for the other face model
+            raise error
         return changed
 
     def reload_learned(self, labels) -> None:
@@ -463,10 +479,18 @@ class FaceClassifier:
         self._taught_stacks.clear()
 
     def _load_learned(self) -> None:
-        if not self.data_dir.is_dir():
-            return
-        for folder in sorted(p for p in self.data_dir.iterdir() if p.is_dir() and p.name in ALL_LABELS):
-            self._reload(folder.name)
+        for label in self._taught_folders():
+            self._reload(label)
+
+    def _taught_folders(self) -> list[str]:
+        """The faces with a folder of examples on disk (any readable or not)."""
+        try:
+            if not self.data_dir.is_dir():
+                return []
+            return sorted(p.name for p in self.data_dir.iterdir() if p.is_dir() and p.name in ALL_LABELS)
+        except OSError as error:  # a folder this user may not read: the network reads on untaught
+            log.warning("cannot read the taught examples in %s (%s)", self.data_dir, error.strerror or error)
+            return []
 
     def _reload(self, label: str) -> None:
         """``label``'s prototypes from the crops stored for it (none left: its folder goes)."""
@@ -476,13 +500,23 @@ class FaceClassifier:
         self.taught_for.pop(label, None)
         self._taught_stacks.clear()
         folder = self.data_dir / label
-        read = [(path, cv2.imread(str(path), cv2.IMREAD_COLOR)) for path in sorted(folder.glob("*.png"))]
-        read = [(path, crop) for path, crop in read if crop is not None]
+        read = []
+        for path in sorted(folder.glob("*.png")):
+            crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if crop is not None:
+                read.append((path, crop))
+                continue
+            # a damaged example (a disk that filled as it was written) teaches nothing, yet would
+            # be counted, shown as a broken picture and kept from being forgotten
+            log.warning("the taught example %s cannot be read: it is forgotten", path)
+            with contextlib.suppress(OSError):
+                path.unlink()
         if read:
             self.taught_for[label] = {taught_kind(path) for path, _ in read}
             self._add_prototypes(label, [crop for _, crop in read])
         elif folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
+            with contextlib.suppress(OSError):  # an empty folder the data folder keeps: harmless
+                folder.rmdir()
 
 
 def taught_kind(path: Path) -> str | None:

@@ -80,7 +80,11 @@ class SharedClassifier:
     def forget(self, label: str | None = None, kind: str | None = None) -> set[str]:
         """As ``FaceClassifier.forget``."""
         with self.lock:
-            changed = self.classifier.forget(label, kind)
+            try:
+                changed = self.classifier.forget(label, kind)
+            except OSError as error:  # some forgotten all the same: the photo model must forget them too
+                self._reload_photos(getattr(error, "changed", set()))
+                raise
             self._reload_photos(changed)
             return changed
 

@@ -104,6 +104,8 @@ def forget():
     kind, face = request.form.get("kind", ""), request.form.get("face") or None
     if kind != "everything" and kind not in DIE_KINDS:
         raise BadRequest(f"choose which dice to forget: one of {', '.join(DIE_KINDS)}, or everything")
+    if face is not None and kind == "everything":
+        raise BadRequest("forget one face of one kind of dice, or everything: not both")
     if face is not None and face not in DIE_KINDS[kind].label_set:
         raise BadRequest(f"{face} is not a face of {kind} dice")
     try:

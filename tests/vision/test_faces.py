@@ -3,6 +3,7 @@ floors on fresh renders, masks by die kind, learns from taps and forgets them; a
 file fails clearly."""
 
 import json
+import logging
 import os
 import re
 from dataclasses import replace
@@ -594,6 +595,71 @@ def test_forgetting_goes_on_past_a_file_it_cannot_delete_and_names_it(tmp_path, 
     assert clf.learned() == {"3": 1}  # what was deleted is forgotten; what was not, still read
 
 
+def test_a_tap_whose_earlier_copy_cannot_be_taken_back_is_not_taken(tmp_path, monkeypatch):
+    # else the crop would stay taught as both faces, and read as neither after a restart
+    crop = render_set(1, 9, ("framed",))[0][0]
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
+    clf.learn(crop, "3", "cubes")
+    earlier = next((tmp_path / "3").glob("*.png"))
+    unlink = Path.unlink
+
+    def refuse(path, *args, **kwargs):
+        if path == earlier:
+            raise PermissionError(13, "Permission denied")
+        return unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    with pytest.raises(OSError, match=f"could not take back {earlier}, taught before: Permission denied"):
+        clf.learn(crop, "5", "cubes")
+    assert clf.learned() == {"3": 1} and not list((tmp_path / "5").glob("*.png"))
+    assert FaceClassifier(FAST_MODEL, data_dir=tmp_path).learned() == {"3": 1}
+
+
+def test_forgetting_everything_forgets_what_another_classifier_taught_since(tmp_path):
+    crops = render_set(2, 9, ("framed",))[0]
+    loaded_first = FaceClassifier(FAST_MODEL, data_dir=tmp_path)  # the web app's, loaded at the start
+    FaceClassifier(FAST_MODEL, data_dir=tmp_path).learn(crops[0], "3", "cubes")  # `dicescore teach`
+    assert loaded_first.forget() == {"3"}
+    assert not list(tmp_path.rglob("*.png"))
+
+
+def test_a_damaged_example_is_forgotten_and_an_empty_folder_kept_harmlessly(tmp_path, monkeypatch, caplog):
+    crops = render_set(2, 9, ("framed",))[0]
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
+    clf.learn(crops[0], "3", "cubes")
+    clf.learn(crops[1], "3", "cubes")
+    damaged = next((tmp_path / "3").glob("*.png"))
+    damaged.write_bytes(damaged.read_bytes()[:40])  # a disk that filled as it was written
+    (tmp_path / "5").mkdir()  # left by a tap whose write failed
+
+    def read_only(path):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(Path, "rmdir", read_only)
+    with caplog.at_level(logging.WARNING):
+        reopened = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
+    assert reopened.learned() == {"3": 1} and len(reopened.taught_examples("cubes")["3"]) == 1
+    assert f"the taught example {damaged} cannot be read: it is forgotten" in caplog.text
+    assert not damaged.exists()
+
+
+def test_a_taught_folder_the_user_may_not_read_leaves_the_network_untaught(tmp_path, monkeypatch, caplog):
+    crop = render_set(1, 9, ("framed",))[0][0]
+    FaceClassifier(FAST_MODEL, data_dir=tmp_path).learn(crop, "3", "cubes")
+    iterdir = Path.iterdir
+
+    def refuse(path):
+        if path == tmp_path:
+            raise PermissionError(13, "Permission denied")
+        return iterdir(path)
+
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    with caplog.at_level(logging.WARNING):
+        clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)  # was a traceback from every command
+    assert clf.learned() == {}
+    assert f"cannot read the taught examples in {tmp_path} (Permission denied)" in caplog.text
+
+
 def test_a_classifier_reloads_what_another_taught_in_their_shared_folder(tmp_path):
     # The camera's model learns a tap; the default model, which reads each settled roll
     # again, reads the same folder and must take the lesson too.
@@ -655,8 +721,11 @@ def test_cli_teaches_a_dice_set_one_crop_a_face(tmp_path, capsys, monkeypatch):
         "taught 3 crops; 3 of 8 faces of cubes dice known",
         "not yet taught: 2 3 4 5 6",
     ]
-    assert main(["teach", "--dice", "cubes", *given[3:]]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "the cubes set is taught whole"
+    assert main(["teach", "--dice", "cubes", *given[2:]]) == 0  # the third crop again, with the rest
+    assert capsys.readouterr().out.splitlines() == [
+        "taught 5 crops (1 taught so before); 8 of 8 faces of cubes dice known",
+        "the cubes set is taught whole",
+    ]
     assert FaceClassifier(FAST_MODEL).whole_sets() == {"cubes"}  # kept in the user's folder
     assert main(["teach", "--dice", "cubes", "--forget"]) == 0
     assert FaceClassifier(FAST_MODEL).learned() == {}

@@ -4,6 +4,7 @@ import base64
 import re
 import threading
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -115,12 +116,33 @@ def test_forgetting_everything_empties_the_folder(app, client, taught, tmp_path)
     assert app.extensions["dicescore.classifier"].photo_classifier.learned() == {}
 
 
+def test_a_forget_that_fails_in_part_is_forgotten_by_both_models_as_far_as_it_went(
+    app, client, taught, monkeypatch
+):
+    stuck = next(
+        p for p in (app.extensions["dicescore.classifier"].classifier.data_dir / "10H").glob("*.png")
+    )
+    unlink = Path.unlink
+
+    def refuse(path, *args, **kwargs):
+        if path == stuck:
+            raise PermissionError(13, "Permission denied")
+        return unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    page = client.get(forget(client, kind="everything").location).get_data(as_text=True)
+    assert "could not forget 1 taught examples" in page
+    shared = app.extensions["dicescore.classifier"]
+    assert shared.classifier.learned() == shared.photo_classifier.learned() == {"10H": 1}
+
+
 @pytest.mark.parametrize(
     ("form", "message"),
     [
         ({"kind": "d20"}, "choose which dice to forget: one of square-shooters, cubes, d6, or everything"),
         ({}, "choose which dice to forget"),
         ({"kind": "cubes", "face": "QH"}, "QH is not a face of cubes dice"),
+        ({"kind": "everything", "face": "3"}, "forget one face of one kind of dice, or everything: not both"),
     ],
 )
 def test_a_forget_form_that_names_no_dice_is_refused_and_forgets_nothing(app, client, taught, form, message):

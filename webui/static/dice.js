@@ -51,11 +51,12 @@ for (const box of document.querySelectorAll(".show-dice")) {
 
   teach.addEventListener("click", async () => {
     const faces = [...shown.querySelectorAll("select")].map((choice) => choice.value || null);
+    teach.disabled = true; // a second tap while the first is on its way would teach nothing, and say so
     const reply = await fetch(box.dataset.teach, {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify({ look, faces }),
-    });
+    }).finally(() => { teach.disabled = false; });
     if (!reply.ok) return fail((await reply.json()).error);
     window.location.hash = box.closest("section").id; // the page again, at this set, with what it learnt
     window.location.reload();
