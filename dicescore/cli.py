@@ -88,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="the table page: a web app to play and correct games")
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 shares it on the LAN, behind a PIN")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=port, default=8000, help="the port to serve on (default: 8000)")
     serve.add_argument("--db", metavar="PATH", help="the games database (default: the user's data folder)")
     serve.add_argument(
         "--source",
@@ -105,6 +105,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_vision_commands(commands)
     return parser
+
+
+def port(text: str) -> int:
+    """A TCP port on the command line: 1 to 65535 (a bigger number wraps round to another port)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"{text}: a port is a number from 1 to 65535")
+    return number
 
 
 def main(argv: list[str] | None = None) -> int:

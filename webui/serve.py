@@ -86,6 +86,18 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
             "PIN": f"{secrets.randbelow(10**6):06d}" if shared else None,
         }
     )
+    try:  # bound before anything is printed: a port in use says so, not a QR code and a PIN
+        server = waitress.create_server(
+            app,
+            host=host,
+            port=port,
+            threads=THREADS,
+            channel_request_lookahead=CHANNEL_REQUEST_LOOKAHEAD,
+            ident="dicescore",
+        )
+    except (OSError, ValueError) as error:  # in use, not this machine's address, no such host
+        why = getattr(error, "strerror", None) or error
+        raise ValueError(f"cannot serve at {host}:{port}: {why}") from None
     if rolls is not None:
         start(app, rolls)
     url = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
@@ -96,11 +108,4 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
     if shared:
         print(qr_text(url), file=sys.stderr)
         print(f"dicescore: join PIN {app.config['PIN']}  (needed to play; anyone may watch)", file=sys.stderr)
-    waitress.serve(
-        app,
-        host=host,
-        port=port,
-        threads=THREADS,
-        channel_request_lookahead=CHANNEL_REQUEST_LOOKAHEAD,
-        ident="dicescore",
-    )
+    server.run()

@@ -137,3 +137,30 @@ def test_a_session_key_file_left_empty_is_made_again(tmp_path):
     assert len(key) == 64 and secret_key(tmp_path / "games.sqlite") == key
     assert (tmp_path / "webui-secret.key").stat().st_mode & 0o777 == 0o600  # for this user's eyes only
     assert [path.name for path in tmp_path.iterdir()] == ["webui-secret.key"]  # no draft left behind
+
+
+def test_a_port_in_use_is_one_clear_error_before_any_address_or_pin(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        serve = ["serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite"), "--source", "manual"]
+        done = subprocess.run(
+            [sys.executable, "-m", "dicescore", *serve],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    said = f"dicescore serve: error: cannot serve at 127.0.0.1:{port}: Address already in use"
+    assert done.stderr.strip() == said
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "http"])
+def test_a_port_outside_1_to_65535_is_refused(port, capsys):
+    from dicescore.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--port", port])
+    assert exit_info.value.code == 2
+    assert "argument --port" in capsys.readouterr().err
