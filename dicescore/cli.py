@@ -15,17 +15,27 @@ from pathlib import Path
 from scoring.game import IllegalMove
 
 
+def nine_dice(faces: list[str]) -> list[str]:
+    """The faces of one roll of Square Shooters' nine dice, at most."""
+    from scoring.faces import SQUARE_SHOOTERS
+
+    if len(faces) > SQUARE_SHOOTERS.dice:
+        raise IllegalMove(f"{len(faces)} faces: a roll shows {SQUARE_SHOOTERS.dice} dice at most")
+    return faces
+
+
 def hand_command(args: argparse.Namespace) -> None:
     from scoring.hands import best_hand
 
-    hand = best_hand(args.faces, jokers_wild=not args.no_jokers)
+    hand = best_hand(nine_dice(args.faces), jokers_wild=not args.no_jokers)
     print(json.dumps(hand.to_json(), ensure_ascii=False) if args.json else str(hand))
 
 
 def melds_command(args: argparse.Namespace) -> None:
     from scoring.melds import best_melds
 
-    melds = best_melds(args.faces, table=args.table, jokers_wild=not args.no_jokers, wild_ranks=args.wild)
+    faces = nine_dice(args.faces)
+    melds = best_melds(faces, table=args.table, jokers_wild=not args.no_jokers, wild_ranks=args.wild)
     if args.json:
         print(json.dumps(melds.to_json(), ensure_ascii=False))
     else:
@@ -40,8 +50,13 @@ def replay_command(args: argparse.Namespace) -> None:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
-        raise IllegalMove(f"cannot read {path}: {error.strerror}") from None
-    game = replay(parse_jsonl(lines))
+        raise IllegalMove(f"cannot read {args.log or 'an empty path'}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise IllegalMove(f"{path} is not a game log: JSON lines are text (UTF-8)") from None
+    try:
+        game = replay(parse_jsonl(lines))
+    except IllegalMove as error:
+        raise IllegalMove(f"{path}: {error}") from None
     print(json.dumps(game.view(), ensure_ascii=False, indent=2))
 
 

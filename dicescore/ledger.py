@@ -334,6 +334,8 @@ def parse_jsonl(lines: Iterable[str]) -> list[Event]:
             record = json.loads(line)
         except json.JSONDecodeError as error:
             raise IllegalMove(f"line {number} is not JSON: {error.msg}") from None
+        except (RecursionError, ValueError):  # nested past Python's stack, a 5,000-digit number
+            raise IllegalMove(f"line {number} is JSON too deeply nested, or with a number too long") from None
         try:
             event = Event.from_json(record)
         except IllegalMove as error:

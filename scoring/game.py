@@ -68,7 +68,10 @@ class Event:
         seq = record.get("seq", 0)
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
             raise IllegalMove(f"{kind}: 'seq' must be a non-negative integer")
-        return cls(kind, dict(data), player, seq, record.get("at"), bool(record.get("auto", False)))
+        auto = record.get("auto", False)
+        if not isinstance(auto, bool):  # "false" would count as true, and an undo take it too
+            raise IllegalMove(f"{kind}: 'auto' must be true or false")
+        return cls(kind, dict(data), player, seq, record.get("at"), auto)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import random
 import sqlite3
 import threading
@@ -76,6 +77,8 @@ class RecordedRolls:
             text = self.path.read_text(encoding="utf-8")
         except OSError as error:
             raise IllegalMove(f"cannot read the recording {self.path}: {error.strerror}") from None
+        except UnicodeDecodeError:
+            raise IllegalMove(f"{self.path} is not a recording: JSON lines are text (UTF-8)") from None
         return ((number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip())
 
     def __iter__(self) -> Iterator[Roll]:
@@ -142,8 +145,10 @@ def parse_roll(line: str, number: int) -> Roll:
         else:
             faces, top = record["faces"], record.get("top")
         wait = float(record.get("wait", RECORDED_PACE))
-    except (ValueError, TypeError, KeyError, IndexError) as error:
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
         raise IllegalMove(f"recording line {number} is not a roll: {error}") from None
+    if not 0 <= wait < math.inf:
+        raise IllegalMove(f"recording line {number}: 'wait' is a number of seconds, 0 or more")
     if not isinstance(faces, list) or not all(isinstance(face, str) for face in faces):
         raise IllegalMove(f"recording line {number}: faces must be a list of labels")
     return Roll(faces, top, wait, unsure)

@@ -82,6 +82,36 @@ def test_replay_names_the_illegal_event(tmp_path, capsys):
     assert status == 2 and "event #2" in err
 
 
+START = b'{"type": "start", "data": {"game": "cubes", "players": ["A", "B"]}}\n'
+DEEP = "is JSON too deeply nested, or with a number too long"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x00\x95\xff" * 50, "bad.jsonl is not a game log: JSON lines are text (UTF-8)"),
+        (b"[" * 100_000 + b"]" * 100_000, f"bad.jsonl: line 1 {DEEP}"),
+        (b'{"type": "start", "seq": ' + b"9" * 5000 + b"}", f"bad.jsonl: line 1 {DEEP}"),
+        (
+            START + b'{"type": "roll", "player": "A", "data": {"faces": ["1"]}, "auto": "false"}',
+            "bad.jsonl: line 2: roll: 'auto' must be true or false",  # "false" counted as true
+        ),
+    ],
+    ids=["binary", "nested", "long number", "auto as a string"],
+)
+def test_replay_names_the_file_and_what_is_wrong_in_one_line(tmp_path, capsys, content, message):
+    (tmp_path / "bad.jsonl").write_bytes(content)
+    status, _, err = run(capsys, "replay", str(tmp_path / "bad.jsonl"))
+    assert status == 2 and err == f"dicescore replay: error: {tmp_path / message}\n"
+
+
+@pytest.mark.parametrize("command", ["hand", "melds"])
+def test_more_faces_than_nine_dice_show_are_refused(capsys, command):
+    faces = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S"]
+    status, _, err = run(capsys, command, *faces)
+    assert status == 2 and "10 faces: a roll shows 9 dice at most" in err
+
+
 def test_every_golden_game_replays_from_the_command_line(capsys):
     logs = sorted(GOLDEN.glob("*.jsonl"))
     assert len(logs) >= 12  # one a game at least: a test over no files passes

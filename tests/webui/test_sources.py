@@ -1,4 +1,5 @@
 import json
+import re
 import time
 
 import pytest
@@ -100,6 +101,28 @@ def test_bad_sources_are_refused_before_serving(tmp_path):
         open_source(str(tmp_path / "missing.jsonl"))
     with pytest.raises(IllegalMove, match="line 2"):
         open_source(recording(tmp_path, {"faces": ["1"]}, {"face": "1"}))
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"dice": [5]}', "recording line 1 is not a roll"),  # was an AttributeError traceback
+        ('{"faces": ["1"], "wait": -1}', "'wait' is a number of seconds, 0 or more"),  # killed the feed
+        ('{"faces": ["1"], "wait": NaN}', "'wait' is a number of seconds, 0 or more"),
+        ('{"faces": ["1"], "wait": 1e400}', "'wait' is a number of seconds, 0 or more"),
+        ("[" * 100_000 + "]" * 100_000, "recording line 1 is not a roll"),
+    ],
+)
+def test_a_recording_line_no_roll_could_be_is_refused_before_serving(tmp_path, line, message):
+    (tmp_path / "rolls.jsonl").write_text(line + "\n")
+    with pytest.raises(IllegalMove, match=re.escape(message)):
+        open_source(str(tmp_path / "rolls.jsonl"))
+
+
+def test_a_recording_that_is_not_text_says_so(tmp_path):
+    (tmp_path / "rolls.jsonl").write_bytes(b"\x00\x95\xff" * 50)
+    with pytest.raises(IllegalMove, match="rolls.jsonl is not a recording: JSON lines are text"):
+        open_source(str(tmp_path / "rolls.jsonl"))
 
 
 def test_the_demo_starts_a_cubes_game_and_plays_it(app):
