@@ -44,7 +44,9 @@ def add_vision_commands(commands) -> None:
 
     faces = commands.add_parser("faces", help="read die-face crops (images) with the face classifier")
     faces.add_argument("crops", nargs="+", metavar="CROP.png")
-    faces.add_argument("--dice", default="square-shooters", choices=KINDS)
+    faces.add_argument(
+        "--dice", default="square-shooters", choices=KINDS, help="the crops' dice (default: square-shooters)"
+    )
     faces.add_argument("--model", metavar="PATH", help="face model (default: models/faces.onnx)")
     faces.add_argument("--json", action="store_true", help="one JSON object per crop")
     faces.set_defaults(run=faces_command)
@@ -57,7 +59,9 @@ def add_vision_commands(commands) -> None:
         " camera and `dicescore read` read that set better (docs/vision.md, 'Teaching a dice set').",
     )
     teach.add_argument("faces", nargs="*", metavar="LABEL=CROP.png")
-    teach.add_argument("--dice", default="square-shooters", choices=KINDS)
+    teach.add_argument(
+        "--dice", default="square-shooters", choices=KINDS, help="the set taught (default: square-shooters)"
+    )
     teach.add_argument("--forget", action="store_true", help="forget every face taught before, first")
     teach.set_defaults(run=teach_command)
 
