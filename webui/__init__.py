@@ -36,7 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # The face crops of camera rolls, kept for tap-to-correct to teach (webui.crops).
     app.config.setdefault("CROPS", str(Path(app.config["DATABASE"]).parent / "crops"))
     app.extensions["dicescore.changes"] = Changes()
-    app.extensions["dicescore.boards"] = {}  # the latest board rendered for each game (pages.render_board)
+    app.extensions["dicescore.boards"] = pages.RenderedBoards()
 
     db.init_app(app)
     security.init_app(app)

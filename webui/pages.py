@@ -3,6 +3,7 @@ and the table page, whose board is rendered here and redrawn by the stream."""
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -226,7 +227,27 @@ def camera_rolls(state: dict[str, Any]) -> list[tuple[int, int]]:
     return [(row["seq"], len(row["faces"])) for row in state["history"] if row.get("top") and row["in_force"]]
 
 
-BOARDS_KEPT = 8  # rendered boards kept (``render_board``): a few games' open tabs at once
+class RenderedBoards:
+    """The latest board rendered for each game, for a visitor and for a player, keyed by what
+    it was rendered from; the newest ``kept`` only (a few games' open tabs at once).  Shared
+    by waitress's threads."""
+
+    def __init__(self, kept: int = 8):
+        self.kept = kept
+        self.lock = threading.Lock()
+        self.boards: dict[tuple[int, bool], tuple[Any, str]] = {}
+
+    def get(self, game: tuple[int, bool], version: Any) -> str | None:
+        with self.lock:
+            kept = self.boards.get(game)
+        return kept[1] if kept is not None and kept[0] == version else None
+
+    def put(self, game: tuple[int, bool], version: Any, html: str) -> None:
+        with self.lock:
+            self.boards.pop(game, None)  # the latest last: the oldest goes first
+            self.boards[game] = (version, html)
+            while len(self.boards) > self.kept:
+                del self.boards[next(iter(self.boards))]
 
 
 def render_board(state: dict[str, Any]) -> str:
@@ -236,16 +257,12 @@ def render_board(state: dict[str, Any]) -> str:
     a visitor who may not write."""
     crops = kept_crops(current_app, state["id"], camera_rolls(state))
     can_write = security.joined()
-    boards: dict = current_app.extensions["dicescore.boards"]
-    version = (state["version"], frozenset(crops))
-    kept = boards.get((state["id"], can_write))
-    if kept is not None and kept[0] == version:
-        return kept[1]
-    html = board_html(state, crops, can_write)
-    boards.pop((state["id"], can_write), None)  # the latest last: the oldest goes first
-    boards[(state["id"], can_write)] = (version, html)
-    while len(boards) > BOARDS_KEPT:
-        boards.pop(next(iter(boards)), None)
+    boards: RenderedBoards = current_app.extensions["dicescore.boards"]
+    game, version = (state["id"], can_write), (state["version"], frozenset(crops))
+    html = boards.get(game, version)
+    if html is None:
+        html = board_html(state, crops, can_write)
+        boards.put(game, version, html)
     return html
 
 
