@@ -28,6 +28,7 @@ from models.face_card import (
     with_webcam_noise,
 )
 from scoring.faces import ALL_LABELS, DIE_KINDS
+from tests.disk import refuse_to_delete
 from vision.faces import (
     ALL_TURNS,
     DEFAULT_MODEL,
@@ -582,14 +583,7 @@ def test_forgetting_goes_on_past_a_file_it_cannot_delete_and_names_it(tmp_path, 
     clf.learn(crops[1], "5", "cubes")
     (tmp_path / "5" / "stray.png").mkdir()  # a folder where an example would be: passed over
     stuck = next((tmp_path / "3").glob("*.png"))
-    unlink = Path.unlink
-
-    def refuse(path, *args, **kwargs):
-        if path == stuck:
-            raise PermissionError(13, "Permission denied")
-        return unlink(path, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "unlink", refuse)
+    refuse_to_delete(monkeypatch, stuck)
     with pytest.raises(OSError, match=f"could not forget 1 taught examples: {stuck} \\(Permission denied\\)"):
         clf.forget()
     assert clf.learned() == {"3": 1}  # what was deleted is forgotten; what was not, still read
@@ -601,14 +595,7 @@ def test_a_tap_whose_earlier_copy_cannot_be_taken_back_is_not_taken(tmp_path, mo
     clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
     clf.learn(crop, "3", "cubes")
     earlier = next((tmp_path / "3").glob("*.png"))
-    unlink = Path.unlink
-
-    def refuse(path, *args, **kwargs):
-        if path == earlier:
-            raise PermissionError(13, "Permission denied")
-        return unlink(path, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "unlink", refuse)
+    refuse_to_delete(monkeypatch, earlier)
     with pytest.raises(OSError, match=f"could not take back {earlier}, taught before: Permission denied"):
         clf.learn(crop, "5", "cubes")
     assert clf.learned() == {"3": 1} and not list((tmp_path / "5").glob("*.png"))

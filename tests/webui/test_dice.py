@@ -4,7 +4,6 @@ import base64
 import re
 import threading
 import time
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from datasets.faces import render_set
+from tests.disk import refuse_to_delete
 from tests.vision.test_pipeline import stand_in_detector
 from tests.webui.test_camera import SETTLE, Frames, ToneClassifier, centre, table
 from tests.webui.test_camera import pip_dice as pip_dice  # a fixture
@@ -122,14 +122,7 @@ def test_a_forget_that_fails_in_part_is_forgotten_by_both_models_as_far_as_it_we
     stuck = next(
         p for p in (app.extensions["dicescore.classifier"].classifier.data_dir / "10H").glob("*.png")
     )
-    unlink = Path.unlink
-
-    def refuse(path, *args, **kwargs):
-        if path == stuck:
-            raise PermissionError(13, "Permission denied")
-        return unlink(path, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "unlink", refuse)
+    refuse_to_delete(monkeypatch, stuck)
     page = client.get(forget(client, kind="everything").location).get_data(as_text=True)
     assert "could not forget 1 taught examples" in page
     shared = app.extensions["dicescore.classifier"]
