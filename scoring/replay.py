@@ -157,8 +157,7 @@ def checked_move(events: Sequence[Event], new: Event) -> Game:
     if new.type == "undo" and "seq" in new.data:
         meant, last = data_field(new, "seq", int), next_to_undo(events)
         if last is not None and last.seq != meant:
-            by = f" by {last.player}" if last.player else ""
-            raise StaleMove(f"the last move is now #{last.seq} ({last.type}{by}), not #{meant}: undo that?")
+            raise StaleMove(f"the last move is now {named(last)}, not #{meant}: undo that?")
     if new.type == "correct" and "checked" in new.data:
         faces, checked = new.data.get("faces"), new.data["checked"]
         dice = len(faces) if isinstance(faces, list) else 0
@@ -184,9 +183,13 @@ def check_seen(events: Sequence[Event], new: Event, version: int) -> None:
             return  # a roll the player never saw is the rules' to refuse
         reads = " ".join(map(str, now)) if now is not None else "nothing: it was undone"
         raise StaleMove(f"roll #{roll} has changed since you looked: it reads {reads} now")
-    last = events[-1]
-    by = f" by {last.player}" if last.player else ""
-    raise StaleMove(f"the game has moved on since you looked (#{last.seq}, {last.type}{by}): look again")
+    raise StaleMove(f"the game has moved on since you looked: the last move is now {named(events[-1])}")
+
+
+def named(event: Event) -> str:
+    """An event as a refusal names it: ``#3 (roll by Bo)``."""
+    by = f" by {event.player}" if event.player else ""
+    return f"#{event.seq} ({event.type}{by})"
 
 
 def roll_faces(events: Sequence[Event], roll: Any) -> list | None:
