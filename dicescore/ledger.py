@@ -12,6 +12,7 @@ import copy
 import json
 import random
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -119,12 +120,40 @@ def use_wal(connection: sqlite3.Connection, tries: int = 100) -> None:
             time.sleep(0.02)
 
 
+class Summaries:
+    """What the games list and the camera need of each game (``Ledger.summary``), kept for the
+    length its log was read at, by database file, game and when the game was made: a log only
+    grows, so a longer one (a move, or an undo) is read again and the rest never is.  A
+    household's finished games pile up, and each was replayed at every look at the front
+    page, and every few seconds by a camera with no game in progress (session 64)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()  # waitress's threads and the camera's share it
+        self.kept: dict[tuple[str, int, str], tuple[int, dict[str, Any]]] = {}
+
+    def get(self, key: tuple[str, int, str], length: int) -> dict[str, Any] | None:
+        with self.lock:
+            kept = self.kept.get(key)
+        return dict(kept[1]) if kept is not None and kept[0] == length else None
+
+    def put(self, key: tuple[str, int, str], length: int, summary: dict[str, Any]) -> None:
+        with self.lock:
+            self.kept[key] = (length, dict(summary))
+
+
+SUMMARIES = Summaries()
+
+
 class Ledger:
     """Games and their logs in one SQLite database (one connection per user of it)."""
 
     def __init__(self, connection: sqlite3.Connection, rng: random.Random | None = None):
         self.db = connection
         self.rng = rng or random.Random()
+        # the database file, naming its games' summaries ("" for one in memory: none kept)
+        self.file = next(
+            (path for _, name, path in connection.execute("PRAGMA database_list") if name == "main"), ""
+        )
 
     @classmethod
     def open(cls, path: str | Path, rng: random.Random | None = None) -> Ledger:
@@ -155,15 +184,19 @@ class Ledger:
         return events
 
     def game(self, game_id: int) -> Game:
-        """The game's state, derived by replaying its log."""
-        return replay(self.events(game_id))
+        """The game's state, derived by replaying its log (its summary kept on the way)."""
+        events = self.events(game_id)
+        game = replay(events)
+        name, created = self.db.execute("SELECT name, created FROM games WHERE id = ?", (game_id,)).fetchone()
+        self._keep_summary(game_id, name, created, events, game)
+        return game
 
-    def game_names(self) -> list[tuple[int, str]]:
-        """(id, game name) of every game, the one whose last move is latest first, without
-        replaying any."""
+    def game_names(self) -> list[tuple[int, str, str]]:
+        """(id, game name, when it was made) of every game, the one whose last move is latest
+        first, without replaying any."""
         return list(
             self.db.execute(
-                "SELECT id, name FROM games ORDER BY"
+                "SELECT id, name, created FROM games ORDER BY"
                 " (SELECT at FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1) DESC, id DESC"
             )
         )
@@ -173,27 +206,49 @@ class Ledger:
         whether it has ended and who won.  A game whose log the rules refuse (edited by
         hand, or kept under older rules) is listed ``damaged``, with why, not in the way
         of the others."""
-        listing = []
-        for game_id, name, created in self.db.execute("SELECT id, name, created FROM games ORDER BY id DESC"):
-            try:
-                events = self.events(game_id)
-                game = replay(events)
-            except IllegalMove as error:
-                listing.append(self._damaged(game_id, name, created, str(error)))
-                continue
-            listing.append(
-                {
-                    "id": game_id,
-                    "game": name,
-                    "title": game.title,
-                    "created": created,
-                    "last_move": events[-1].at,
-                    "players": list(game.players),
-                    "finished": game.finished(),
-                    "winners": game.winners(),
-                }
-            )
-        return listing
+        rows = self.db.execute("SELECT id, name, created FROM games ORDER BY id DESC").fetchall()
+        return [self.summary(game_id, name, created) for game_id, name, created in rows]
+
+    def summary(self, game_id: int, name: str, created: str) -> dict[str, Any]:
+        """One game's entry in ``games``; its log is replayed only when it has grown since
+        (``SUMMARIES``)."""
+        kept = self._kept_summary(game_id, created)
+        if kept is not None:
+            return kept
+        try:
+            events = self.events(game_id)
+            game = replay(events)
+        except IllegalMove as error:  # not kept: new code may mend it
+            return self._damaged(game_id, name, created, str(error))
+        return self._keep_summary(game_id, name, created, events, game)
+
+    def known_finished(self, game_id: int, created: str) -> bool:
+        """Whether the game is known to have ended, from its kept summary: nothing replayed."""
+        kept = self._kept_summary(game_id, created)
+        return kept is not None and kept["finished"]
+
+    def _kept_summary(self, game_id: int, created: str) -> dict[str, Any] | None:
+        if not self.file:
+            return None
+        (length,) = self.db.execute("SELECT count(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        return SUMMARIES.get((self.file, game_id, created), length)
+
+    def _keep_summary(
+        self, game_id: int, name: str, created: str, events: Sequence[Event], game: Game
+    ) -> dict[str, Any]:
+        summary = {
+            "id": game_id,
+            "game": name,
+            "title": game.title,
+            "created": created,
+            "last_move": events[-1].at,
+            "players": list(game.players),
+            "finished": game.finished(),
+            "winners": game.winners(),
+        }
+        if self.file:
+            SUMMARIES.put((self.file, game_id, created), len(events), summary)
+        return summary
 
     def _damaged(self, game_id: int, name: str, created: str, why: str) -> dict[str, Any]:
         """A damaged game's entry in ``games``: what its rows still tell, and why."""

@@ -190,13 +190,14 @@ def table_game(ledger: Ledger, kind: str | None = None) -> TableGame | None:
     ``kind``, if given) played last, with the player who may roll now (the one whose turn
     it is, if several).  While it waits for another move (a card drawn, a spin), no one
     may roll: a roll then goes to no game, never to an older one."""
-    # Only dice games of the right kind are replayed, latest played first, until one is in
-    # progress: the camera asks every few seconds, and a household's finished games grow.
-    for game_id, name in ledger.game_names():
+    # Only dice games of the right kind are looked at, latest played first, until one is in
+    # progress: the camera asks every few seconds, and a household's finished games grow, so
+    # a finished one is passed over by its summary, kept when it was last replayed.
+    for game_id, name, created in ledger.game_names():
         game_class = GAMES.get(name)
         if game_class is None or game_class.die_kind is None:
             continue
-        if kind is not None and game_class.die_kind != kind:
+        if (kind is not None and game_class.die_kind != kind) or ledger.known_finished(game_id, created):
             continue
         try:
             game = ledger.game(game_id)

@@ -206,3 +206,23 @@ def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path):
     ):
         Ledger.open(path)
     assert path.read_bytes() == before  # no tables, triggers or WAL added
+
+
+def test_the_games_list_replays_a_game_only_when_its_log_has_grown(ledger, monkeypatch):
+    import dicescore.ledger
+
+    game_id = ledger.new_game("test/pip-race", ["Ana", "Bo"], {"target": 5})
+    ledger.append(game_id, roll(first(ledger, game_id), 3, 3))  # past the target: over
+    replayed = []
+    real = dicescore.ledger.replay
+    monkeypatch.setattr(dicescore.ledger, "replay", lambda log: replayed.append(len(log)) or real(log))
+    assert [game["finished"] for game in ledger.games()] == [True]
+    assert [game["finished"] for game in ledger.games()] == [True]
+    assert replayed == [3]  # once: start, shuffle, roll
+    assert ledger.known_finished(game_id, ledger.games()[0]["created"])
+    ledger.append(game_id, Event("undo"))  # the log grows: the game is open again
+    (listed,) = ledger.games()
+    assert not listed["finished"] and replayed == [3, 4]
+    again = Ledger.open(ledger.file)  # another connection to the same file shares what is kept
+    assert [game["finished"] for game in again.games()] == [False] and replayed == [3, 4]
+    again.close()

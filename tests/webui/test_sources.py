@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+import dicescore.ledger
 from dicescore.ledger import Ledger
 from scoring.game import Event, IllegalMove
 from tests.webui.conftest import Api
@@ -69,13 +70,19 @@ def test_the_camera_watches_the_newest_game_of_its_dice_that_can_roll(app, api, 
     api.new_game("cubes", ["Cy", "Di"])  # newest, but other dice
     ledger = Ledger.open(app.config["DATABASE"])
     replayed = []
-    real_game = ledger.game
-    monkeypatch.setattr(ledger, "game", lambda game_id: replayed.append(game_id) or real_game(game_id))
+    real_replay = dicescore.ledger.replay
+    monkeypatch.setattr(
+        dicescore.ledger, "replay", lambda events: replayed.append(events[0]) or real_replay(events)
+    )
 
     target = table_game(ledger, "d6")
     assert (target.game_id, target.die_kind) == (watched, "d6")
     assert target.player == api.view(watched)["turn"]
-    assert replayed == [finished, watched]  # the Cubes game is not replayed, nor anything older
+    # the finished game, then the one in progress; no Cubes game, nor anything older
+    assert [event.data["game"] for event in replayed] == ["test/pip-race", "test/pip-race"]
+    replayed.clear()
+    assert table_game(ledger, "d6").game_id == watched
+    assert len(replayed) == 1  # the finished game's summary is kept: only the game in progress again
     assert table_game(ledger, "square-shooters") is None
 
 
