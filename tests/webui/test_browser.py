@@ -46,6 +46,7 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(os.environ.get("DICESCORE_SCREENSHOTS") or tempfile.mkdtemp(prefix="dicescore-shots-"))
 PHONE = {"width": 412, "height": 915}
+LAPTOP = {"width": 1366, "height": 768}
 FIXTURE_SCENES = Path(__file__).resolve().parent.parent / "vision" / "fixtures" / "scenes"
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
@@ -114,8 +115,8 @@ def open_tab(chromium, page_faults):
     """Opens a page in a fresh browser context (a device of its own), phone-sized."""
     contexts = []
 
-    def open_tab(url):
-        context = chromium.new_context(viewport=PHONE)
+    def open_tab(url, viewport=PHONE):
+        context = chromium.new_context(viewport=viewport)
         contexts.append(context)
         tab = context.new_page()
         tab.set_default_timeout(10_000)
@@ -256,6 +257,56 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
         hold.set()
         thread.join(timeout=10)
     expect(tab.locator("#camera-status")).to_have_text("camera: test camera has ended")
+
+
+def test_on_a_laptop_the_camera_sits_beside_the_board_whose_turn_and_dice_show_at_once(
+    app, server, open_tab, tmp_path
+):
+    detector, classifier, tones = five_cubes(tmp_path)
+    begin, hold = threading.Event(), threading.Event()
+    camera = Camera(lambda: Frames(throw(tones), begin, hold), detector, classifier, settle_seconds=SETTLE)
+    thread = camera.watch(app)
+    try:
+        tab = open_tab(server, viewport=LAPTOP)
+        start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
+        begin.set()
+        expect(tab.locator("#dice .die")).to_have_count(6)
+        tab.screenshot(path=SCREENSHOTS / "camera-beside-the-board-laptop.png")
+        picture, turn, dice = (tab.locator(name).bounding_box() for name in ("#live", "#turn", "#dice"))
+        assert picture["x"] + picture["width"] <= turn["x"]  # beside it: the picture pushed all down
+        assert dice["y"] + dice["height"] <= LAPTOP["height"]
+    finally:
+        hold.set()
+        thread.join(timeout=10)
+
+
+def test_the_keyboard_stays_where_the_player_was_after_each_move(server, open_tab):
+    # focus fell to the page's top after every move sent from the keyboard: 13 Tabs back
+    tab = open_tab(server, viewport=LAPTOP)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
+    tab.locator("#roller").select_option("Ana")
+    for index, label in enumerate(["CUBES", "2", "BLANK", "BLANK", "BLANK", "BLANK"]):
+        tab.get_by_label(f"die {index + 1}", exact=True).select_option(label)
+    tab.get_by_role("button", name="Score this roll").focus()
+    tab.keyboard.press("Enter")
+    expect(tab.locator("#turn")).to_contain_text("Bo's turn")
+    assert tab.evaluate("document.activeElement.textContent") == "Score this roll"  # Bo's, now
+
+    tab.locator("#dice .die").nth(1).focus()
+    tab.keyboard.press("Enter")  # the correction dialog: arrow keys between its faces
+    faces = tab.locator("#correct-faces .face")
+    faces.first.focus()
+    tab.keyboard.press("ArrowRight")
+    expect(faces.nth(1)).to_be_focused()
+    tab.keyboard.press("End")
+    expect(faces.last).to_be_focused()
+    tab.keyboard.press("Escape")
+    expect(tab.locator("#dice .die").nth(1)).to_be_focused()
+
+    tab.locator("#undo").focus()
+    tab.keyboard.press("Enter")  # nothing is left to undo: the button cannot keep the focus
+    expect(tab.locator("#undo")).to_be_disabled()
+    expect(tab.locator("#turn")).to_be_focused()
 
 
 def test_a_taught_face_is_seen_and_forgotten_on_the_your_dice_page(app, server, open_tab, tmp_path):

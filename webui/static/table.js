@@ -109,17 +109,32 @@ function restoreForms(kept) {
   }
 }
 
-// Where the keyboard was on the board, as selectors its redrawn twin answers to, the likeliest
-// first: a die by its roll and place (where it was, else in the history, where the latest roll
-// goes when the next comes), anything else by its id.  Without them focus falls to the top.
-function focusKeys() {
-  const focused = document.activeElement;
-  if (!board.contains(focused)) return [];
+// Where the keyboard was on the board, as [selector, which of its matches] its redrawn twin
+// answers to, the likeliest first: a die by its roll and place (where it was, else in the
+// history, where the latest roll goes when the next comes), a move's button by its move and
+// player, a form's field or button by its form, name and place, anything else by its id;
+// failing all, whose turn it is, which the move just sent has changed.  Without them focus
+// falls to the top of the page.
+function focusKeys(focused = document.activeElement) {
+  if (!board.contains(focused) && !focused?.matches?.(".die[data-roll]")) return [];
   if (focused.matches(".die[data-roll]")) {
     const die = `.die[data-roll="${focused.dataset.roll}"][data-die="${focused.dataset.die}"]`;
-    return focused.closest("#history") ? [`#history ${die}`] : [`#dice ${die}`, `#history ${die}`];
+    const places = focused.closest("#history") ? [`#history ${die}`] : [`#dice ${die}`, `#history ${die}`, "#turn"];
+    return places.map((selector) => [selector, 0]);
   }
-  return focused.id ? [`#${CSS.escape(focused.id)}`] : [];
+  const keys = [];
+  if (focused.id) keys.push([`#${CSS.escape(focused.id)}`, 0]);
+  if (focused.matches(".move")) {
+    const { type, player } = focused.dataset;
+    keys.push([`.move[data-type="${CSS.escape(type)}"][data-player="${CSS.escape(player)}"]`, 0]);
+  }
+  const form = focused.closest("form[id]");
+  if (form) {
+    const like = `#${CSS.escape(form.id)} ${focused.tagName.toLowerCase()}`
+      + (focused.name ? `[name="${CSS.escape(focused.name)}"]` : `[type="${CSS.escape(focused.type)}"]`);
+    keys.push([like, [...board.querySelectorAll(like)].indexOf(focused)]); // the third die's picker, say
+  }
+  return [...keys, ["#turn", 0]];
 }
 
 function redraw(payload) {
@@ -129,10 +144,18 @@ function redraw(payload) {
   const focused = focusKeys();
   board.innerHTML = payload.html;
   restoreForms(kept);
-  const twin = focused.map((selector) => board.querySelector(selector)).find((element) => element);
-  twin?.focus({ preventScroll: true });
+  refocus(focused);
   if (payload.last_note && payload.last_note !== lastNote) announce(payload.last_note);
   lastNote = payload.last_note;
+}
+
+// Focus the first element the selectors find on the board that can take it (a disabled
+// button cannot: Undo with nothing left to undo).
+function refocus(keys) {
+  const twin = keys
+    .map(([selector, index]) => board.querySelectorAll(selector)[index])
+    .find((element) => element && !element.disabled);
+  twin?.focus({ preventScroll: true });
 }
 
 function announce(note) {
@@ -186,8 +209,22 @@ function openCorrection(die) {
   document.getElementById("correct-guesses").replaceChildren(...guesses.map((label) => faceButton(label, correct, shown)));
   document.getElementById("correct-faces").replaceChildren(...faces.labels.map((label) => faceButton(label, correct, shown)));
   document.getElementById("teach-roll").onclick = () => { dialog.close(); teachRoll(die.dataset.roll); };
+  // closed after a redraw took the die away, the dialog would give focus back to nothing
+  dialog.onclose = () => { if (!die.isConnected) refocus(focusKeys(die)); };
   dialog.showModal();
 }
+
+// Arrow keys move between the faces of the correction dialog, as in a toolbar: a card die
+// has 54 faces, too many to Tab through.
+dialog.addEventListener("keydown", (key) => {
+  const steps = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  if (!(key.key in steps || key.key === "Home" || key.key === "End") || !key.target.matches(".face")) return;
+  const all = [...dialog.querySelectorAll(".face")];
+  const at = all.indexOf(key.target);
+  const to = key.key === "Home" ? 0 : key.key === "End" ? all.length - 1 : at + steps[key.key];
+  all[Math.max(0, Math.min(all.length - 1, to))].focus();
+  key.preventDefault();
+});
 
 board.addEventListener("click", (click) => {
   const target = click.target.closest("button");
