@@ -106,6 +106,10 @@ def replay(events: Sequence[Event]) -> Game:
     in it is illegal."""
     game = start_game(moves_in_force(events)[0])
     for event in corrected_moves(events):
+        if event.auto and game.finished():
+            # a chance the app drew for the next turn (a spin, a shuffle), which a correction
+            # has since made the game's last: it ended before it, as it would have unrolled
+            continue
         try:
             game.apply(event)
         except IllegalMove as error:

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from scoring.game import Event, IllegalMove
@@ -172,3 +174,30 @@ def test_each_game_says_how_many_dice_a_roll_shows():
     assert new_game("cubes", ["Ana", "Bo"]).view()["dice_per_roll"] == 6
     assert new_game("square-shooters/twenty-one", ["Ana", "Bo"]).view()["dice_per_roll"] == 1
     assert new_game("shooter", ["Ana", "Bo", "Cy"]).view()["dice_per_roll"] is None
+
+
+def test_a_correction_that_ends_the_game_passes_over_the_chance_drawn_for_the_next_turn():
+    # the ledger drew Ana's spin after Bo's stop; correcting Bo's roll to a win ends the game
+    # before that spin, as rolling those faces in the first place would have
+    start = {
+        "game": "rodeo-rummy",
+        "players": ["Ana", "Bo"],
+        "options": {"winning_score": 1, "no_bonus": True},
+    }
+    plain = ["2S", "4H", "6D", "8C", "10S", "QH", "3D", "5C", "7S"]
+    events = log(
+        Event("start", start),
+        Event("spin", {"goal": "4-5-6-run", "effect": "none"}, "Ana", auto=True),
+        Event("roll", {"faces": plain}, "Ana"),
+        Event("stop", {}, "Ana"),
+        Event("spin", {"goal": "spades-run", "effect": "none"}, "Bo", auto=True),
+        Event("roll", {"faces": plain}, "Bo"),
+        Event("stop", {}, "Bo"),
+        Event("spin", {"goal": "clubs-run", "effect": "none"}, "Ana", auto=True),
+    )
+    won = ["JOKER_BLACK", "JOKER_RED", "AS", "KH", "4D", "5S", "6C", "7H", "QD"]
+    game = replay([*events, Event("correct", {"roll": 6, "faces": won}, seq=9)])
+    rolled = replay([*events[:5], replace(events[5], data={"faces": won}), events[6]])
+    assert rolled.finished() and game.finished() and game.winners() == rolled.winners() == ["Bo"]
+    assert game.totals() == rolled.totals()
+    assert not replay(events).finished()  # uncorrected, the spin stands and Ana plays on
