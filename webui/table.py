@@ -382,6 +382,9 @@ def summary(view: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def csv_export(events: Sequence[Event]) -> str:
+    """The log as CSV, one event a row, for a spreadsheet: a player's name that begins like a
+    formula (``=``, ``+``, ``-``, ``@``) is written after a quote mark, so that opening the
+    file runs nothing a name smuggled in (CSV injection)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["seq", "at", "type", "player", "auto", "faces", "data"])
@@ -392,10 +395,15 @@ def csv_export(events: Sequence[Event]) -> str:
                 event.seq,
                 event.at,
                 event.type,
-                event.player or "",
+                as_text(event.player or ""),
                 int(event.auto),
                 " ".join(map(str, faces)) if isinstance(faces, list) else "",
                 json.dumps(dict(event.data), ensure_ascii=False),
             ]
         )
     return out.getvalue()
+
+
+def as_text(cell: str) -> str:
+    """A cell a spreadsheet shows as the text it is, never evaluates."""
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell

@@ -1,3 +1,6 @@
+import csv
+import io
+
 import pytest
 
 from scoring.games import GAMES
@@ -86,6 +89,17 @@ def test_export_as_json_lines_and_csv(api):
     assert rows[0] == "seq,at,type,player,auto,faces,data"
     seq, at, kind, player, auto, faces = rows[3].split(",")[:6]
     assert (seq, kind, auto, faces) == ("3", "roll", "0", "1 2") and player in ("Ana", "Bo")
+
+
+def test_a_name_that_looks_like_a_formula_is_exported_as_text(api):
+    # a spreadsheet would run "=HYPERLINK(...)" on opening the CSV (CSV injection)
+    game_id = api.new_game("cubes", ['=HYPERLINK("http://x")', "@Bo"])
+    api.roll(game_id, "1", "2", "3", "4", "5", "6", player='=HYPERLINK("http://x")')
+    rows = list(
+        csv.reader(io.StringIO(api.client.get(f"/api/games/{game_id}/export.csv").get_data(as_text=True)))
+    )
+    players = {row[3] for row in rows[1:] if row[3]}
+    assert players == {'\'=HYPERLINK("http://x")'}  # the start event names no player
 
 
 def test_refusals_are_4xx_with_a_message(api):
