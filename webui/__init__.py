@@ -27,6 +27,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PIN=None,  # set when served to the LAN: every write must then carry it
         PIN_TRIES=5,  # wrong PINs one address may send before it must wait...
         PIN_LOCKOUT_SECONDS=60,  # ...this long before each further try
+        PIN_TRIES_ALL=30,  # wrong PINs all addresses together may send in that time
         MAX_CONTENT_LENGTH=256 * 1024,  # a move is a few hundred bytes; refuse floods early
         STREAM_SECONDS=300,  # a stream ends after this long and the browser reconnects
         STREAM_POLL_SECONDS=0.5,  # how often a stream looks for moves made by other processes

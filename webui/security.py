@@ -5,7 +5,8 @@ in the ``X-CSRF-Token`` header (scripts) or the ``csrf_token`` form field (forms
 on another site cannot read it.  The PIN is entered once on the join page (it is then
 remembered in the session) or sent with each request in ``X-Dicescore-PIN``.  A six-digit
 PIN falls to guessing unless guesses are few: after ``PIN_TRIES`` wrong PINs from one
-address, that address may try again only once every ``PIN_LOCKOUT_SECONDS``.
+address, that address may try again only once every ``PIN_LOCKOUT_SECONDS``, and all
+addresses together may send ``PIN_TRIES_ALL`` wrong PINs in that time.
 
 A table with no PIN is served to this computer alone (``dicescore serve`` binds loopback),
 so a request must name this computer as its host: a web page elsewhere whose name an
@@ -19,6 +20,7 @@ import hmac
 import math
 import secrets
 import threading
+from collections import deque
 from time import monotonic
 
 from flask import Flask, current_app, request, session
@@ -42,23 +44,31 @@ class BadCsrfToken(Forbidden):
 
 class PinTries:
     """Wrong PINs counted per client address.  The count is kept until the right PIN
-    comes, so once it reaches the limit every wrong try locks the address out again."""
+    comes, so once it reaches the limit every wrong try locks the address out again.  And
+    all addresses together may send ``all_tries`` wrong PINs a ``lockout`` at most: one
+    device on the LAN can take many addresses, and would otherwise guess from each (a
+    newcomer may then wait a minute to join; those who joined play on)."""
 
-    def __init__(self, tries: int, lockout: float) -> None:
-        self.tries, self.lockout = tries, lockout
+    def __init__(self, tries: int, lockout: float, all_tries: int) -> None:
+        self.tries, self.lockout, self.all_tries = tries, lockout, all_tries
         self.lock = threading.Lock()  # waitress serves requests on several threads
         self.wrong: dict[str, tuple[int, float]] = {}  # address: (wrong tries, time of the last)
+        self.latest: deque[float] = deque(maxlen=all_tries)  # the latest wrong tries, from anywhere
 
     def wait_left(self, address: str) -> float:
         """Seconds ``address`` must still wait before its next try (0: it may try now)."""
+        now = monotonic()
         with self.lock:
             count, last = self.wrong.get(address, (0, 0.0))
-        return max(0.0, last + self.lockout - monotonic()) if count >= self.tries else 0.0
+            everyone = self.latest[0] + self.lockout - now if len(self.latest) == self.all_tries else 0.0
+        own = last + self.lockout - now if count >= self.tries else 0.0
+        return max(0.0, own, everyone)
 
     def failed(self, address: str) -> None:
         with self.lock:
             count, _ = self.wrong.get(address, (0, 0.0))
             self.wrong[address] = (count + 1, monotonic())
+            self.latest.append(monotonic())
 
     def succeeded(self, address: str) -> None:
         with self.lock:
@@ -68,7 +78,7 @@ class PinTries:
 class TooManyTries(TooManyRequests):
     def __init__(self, wait: float) -> None:
         seconds = math.ceil(wait)
-        message = f"too many wrong PINs from this device: try again in {seconds} s"
+        message = f"too many wrong PINs: try again in {seconds} s"
         super().__init__(message, retry_after=seconds)
 
 
@@ -147,7 +157,7 @@ def same(given: object, expected: object) -> bool:
 
 
 def init_app(app: Flask) -> None:
-    tries = PinTries(app.config["PIN_TRIES"], app.config["PIN_LOCKOUT_SECONDS"])
+    tries = PinTries(app.config["PIN_TRIES"], app.config["PIN_LOCKOUT_SECONDS"], app.config["PIN_TRIES_ALL"])
     app.extensions["dicescore.pin_tries"] = tries
     app.jinja_env.globals.update(csrf_token=csrf_token, pin_required=pin_required, joined=joined)
     app.before_request(check_host)

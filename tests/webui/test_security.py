@@ -124,6 +124,23 @@ def test_five_wrong_pins_lock_an_address_out_for_a_minute(lan_client, monkeypatc
     assert [join(f"00000{n}").status_code for n in range(5)] == [403] * 5  # the right PIN starts afresh
 
 
+def test_guessing_from_many_addresses_is_held_to_thirty_wrong_pins_a_minute(lan_client, monkeypatch):
+    # one device on the LAN can take many addresses, five guesses from each
+    clock = Clock()
+    monkeypatch.setattr("webui.security.monotonic", clock)
+    csrf = csrf_of(lan_client)
+
+    def join(pin, address):
+        body, headers = {"pin": pin}, {"X-CSRF-Token": csrf}
+        return lan_client.post("/api/join", json=body, headers=headers, environ_base={"REMOTE_ADDR": address})
+
+    assert {join("000000", f"10.0.1.{n}").status_code for n in range(30)} == {403}
+    newcomer = join(PIN, "10.0.2.1")
+    assert newcomer.status_code == 429 and newcomer.headers["Retry-After"] == "60"
+    clock.now += 60
+    assert join(PIN, "10.0.2.1").status_code == 200
+
+
 def test_guessing_with_the_pin_header_counts_too(lan_client, monkeypatch):
     monkeypatch.setattr("webui.security.monotonic", Clock())
     csrf = csrf_of(lan_client)
