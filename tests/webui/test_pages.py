@@ -89,6 +89,17 @@ def test_finished_games_name_their_winners_and_the_newest_ten_stay_in_view(api):
     assert re.findall(r'<span class="result">(\w+) won</span>', older) == ["Ana", "Bo"]
 
 
+def test_the_newest_five_games_in_progress_stay_in_view_before_the_new_game_form(api):
+    # a keyboard once tabbed past every unfinished game to reach the form
+    for _ in range(7):
+        api.new_game("cubes", ["Ana", "Bo"])
+    page = api.client.get("/").get_data(as_text=True)
+    listed = page[page.index('id="games-in-progress"') : page.index('id="new-game"')]
+    in_view, older = listed.split('<details class="older">')
+    assert re.findall(r'href="/games/(\d+)"', in_view) == ["7", "6", "5", "4", "3"]
+    assert "<summary>2 older</summary>" in older
+
+
 def test_a_rolls_die_crops_are_served_for_the_tap_dialog(app, api):
     from webui.crops import save_crops
 
