@@ -122,23 +122,25 @@ def use_wal(connection: sqlite3.Connection, tries: int = 100) -> None:
 
 class Summaries:
     """What the games list and the camera need of each game (``Ledger.summary``), kept for the
-    length its log was read at, by database file, game and when the game was made: a log only
-    grows, so a longer one (a move, or an undo) is read again and the rest never is.  A
+    log it was read from (its length and last event's time), by database file, game and when
+    the game was made: a log only grows, so a longer one (a move, or an undo) is read again
+    and the rest never is; a backup put back and played on to the same length has other times.  A
     household's finished games pile up, and each was replayed at every look at the front
     page, and every few seconds by a camera with no game in progress (session 64)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()  # waitress's threads and the camera's share it
-        self.kept: dict[tuple[str, int, str], tuple[int, dict[str, Any]]] = {}
+        # (file, game, made) -> ((log length, last event's time), summary)
+        self.kept: dict[tuple[str, int, str], tuple[tuple[int, str], dict[str, Any]]] = {}
 
-    def get(self, key: tuple[str, int, str], length: int) -> dict[str, Any] | None:
+    def get(self, key: tuple[str, int, str], log: tuple[int, str]) -> dict[str, Any] | None:
         with self.lock:
             kept = self.kept.get(key)
-        return dict(kept[1]) if kept is not None and kept[0] == length else None
+        return dict(kept[1]) if kept is not None and kept[0] == log else None
 
-    def put(self, key: tuple[str, int, str], length: int, summary: dict[str, Any]) -> None:
+    def put(self, key: tuple[str, int, str], log: tuple[int, str], summary: dict[str, Any]) -> None:
         with self.lock:
-            self.kept[key] = (length, dict(summary))
+            self.kept[key] = (log, dict(summary))
 
 
 SUMMARIES = Summaries()
@@ -230,8 +232,12 @@ class Ledger:
     def _kept_summary(self, game_id: int, created: str) -> dict[str, Any] | None:
         if not self.file:
             return None
-        (length,) = self.db.execute("SELECT count(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()
-        return SUMMARIES.get((self.file, game_id, created), length)
+        log = self.db.execute(
+            "SELECT count(*), (SELECT at FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1)"
+            " FROM events WHERE game_id = ?",
+            (game_id, game_id),
+        ).fetchone()
+        return SUMMARIES.get((self.file, game_id, created), tuple(log))
 
     def _keep_summary(
         self, game_id: int, name: str, created: str, events: Sequence[Event], game: Game
@@ -247,7 +253,7 @@ class Ledger:
             "winners": game.winners(),
         }
         if self.file:
-            SUMMARIES.put((self.file, game_id, created), len(events), summary)
+            SUMMARIES.put((self.file, game_id, created), (len(events), events[-1].at), summary)
         return summary
 
     def _damaged(self, game_id: int, name: str, created: str, why: str) -> dict[str, Any]:

@@ -104,11 +104,14 @@ def start_game(start: Event) -> Game:
 def replay(events: Sequence[Event]) -> Game:
     """The game a whole log makes; raises IllegalMove, naming the event, if any move
     in it is illegal."""
-    game = start_game(moves_in_force(events)[0])
+    live = moves_in_force(events)
+    game = start_game(live[0])
+    corrected_since = max((event.seq for event in live if event.type == "correct"), default=0)
     for event in corrected_moves(events):
-        if event.auto and game.finished():
-            # a chance the app drew for the next turn (a spin, a shuffle), which a correction
-            # has since made the game's last: it ended before it, as it would have unrolled
+        drawn_for_next_turn = event.auto and hasattr(game, "on_" + event.type)
+        if drawn_for_next_turn and event.seq < corrected_since and game.finished():
+            # a chance the app drew for the next turn (a spin, a shuffle), which a later
+            # correction has made the game's last: it ended before it, as it would have unrolled
             continue
         try:
             game.apply(event)

@@ -367,8 +367,18 @@ class FaceClassifier:
             return set()
         folder.mkdir(parents=True, exist_ok=True)
         kept = folder / name
-        if not cv2.imwrite(str(kept), crop):
-            raise OSError(f"could not write the taught example {kept}")
+        # whole or not at all: another process loading the folder as it is written would
+        # take a half-written example for a damaged one, and delete it
+        encoded, png = cv2.imencode(".png", crop)
+        part = folder / f"{name}.part"
+        try:
+            if not encoded:
+                raise OSError("it cannot be encoded as PNG")
+            part.write_bytes(png.tobytes())
+            os.replace(part, kept)
+        except OSError as error:
+            part.unlink(missing_ok=True)
+            raise OSError(f"could not write the taught example {kept}: {error}") from None
         # Only now that the new example is kept do earlier copies go: a write that fails
         # (a full disk, a read-only folder) must not lose what was taught before.
         reloaded = set()

@@ -45,7 +45,7 @@ BUSY_RETRY_SECONDS = 2
 
 
 def database_error(error: sqlite3.Error):
-    if getattr(error, "sqlite_errorname", "") in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+    if getattr(error, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         # other writers held it past the ledger's wait: nothing is wrong with the file
         current_app.logger.warning("the games database stayed busy: %s", error)
         busy = ServiceUnavailable(

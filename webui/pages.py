@@ -258,7 +258,10 @@ def render_board(state: dict[str, Any]) -> str:
     crops = kept_crops(current_app, state["id"], camera_rolls(state))
     can_write = security.joined()
     boards: RenderedBoards = current_app.extensions["dicescore.boards"]
-    game, version = (state["id"], can_write), (state["version"], frozenset(crops))
+    # the log's length and its last event's time: a game of that id in another database file
+    # (made anew, or a backup put back) has another
+    last = state["history"][-1]["at"] if state["history"] else None
+    game, version = (state["id"], can_write), (state["version"], last, frozenset(crops))
     html = boards.get(game, version)
     if html is None:
         html = board_html(state, crops, can_write)

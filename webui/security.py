@@ -60,7 +60,8 @@ class PinTries:
         now = monotonic()
         with self.lock:
             count, last = self.wrong.get(address, (0, 0.0))
-            everyone = self.latest[0] + self.lockout - now if len(self.latest) == self.all_tries else 0.0
+            full = 0 < self.all_tries == len(self.latest)
+            everyone = self.latest[0] + self.lockout - now if full else 0.0
         own = last + self.lockout - now if count >= self.tries else 0.0
         return max(0.0, own, everyone)
 

@@ -226,3 +226,21 @@ def test_the_games_list_replays_a_game_only_when_its_log_has_grown(ledger, monke
     again = Ledger.open(ledger.file)  # another connection to the same file shares what is kept
     assert [game["finished"] for game in again.games()] == [False] and replayed == [3, 4]
     again.close()
+
+
+def test_a_backup_put_back_and_played_on_to_the_same_length_is_read_again(tmp_path, pip_race):
+    path = tmp_path / "games.sqlite"
+    ledger = Ledger.open(path, rng=random.Random(1))
+    game_id = ledger.new_game("test/pip-race", ["Ana", "Bo"], {"target": 5})
+    turn = first(ledger, game_id)
+    ledger.db.execute(f"VACUUM INTO '{tmp_path / 'backup.sqlite'}'")
+    ledger.append(game_id, roll(turn, 3, 3))  # past the target: over
+    assert [game["finished"] for game in ledger.games()] == [True]
+    ledger.close()
+    for stale in tmp_path.glob("games.sqlite*"):
+        stale.unlink()
+    (tmp_path / "backup.sqlite").rename(path)
+    ledger = Ledger.open(path)
+    ledger.append(game_id, roll(turn, 1, 1))  # the same length, another roll
+    assert [game["finished"] for game in ledger.games()] == [False]
+    ledger.close()

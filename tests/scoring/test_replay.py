@@ -201,3 +201,12 @@ def test_a_correction_that_ends_the_game_passes_over_the_chance_drawn_for_the_ne
     assert rolled.finished() and game.finished() and game.winners() == rolled.winners() == ["Bo"]
     assert game.totals() == rolled.totals()
     assert not replay(events).finished()  # uncorrected, the spin stands and Ana plays on
+
+
+def test_a_chance_after_the_end_with_no_correction_since_is_refused(pip_race):
+    # only a correction can end a game before a chance the app drew: else the log is damaged
+    over = race(roll("Bo", 6, 6), roll("Ana", 6, 6), roll("Bo", 6, 6), roll("Ana", 6, 6), roll("Bo", 6, 6))
+    assert replay(over).finished()
+    junk = [*over, Event("shuffle", {"order": ["Ana", "Bo"]}, seq=len(over) + 1, auto=True)]
+    with pytest.raises(IllegalMove, match="the game is over"):
+        replay(junk)

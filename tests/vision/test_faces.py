@@ -567,10 +567,15 @@ def test_a_tap_that_cannot_be_kept_loses_no_earlier_example(tmp_path, monkeypatc
     crop = render_set(1, 9, ("framed",))[0][0]
     clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
     clf.learn(crop, "3", "cubes")
-    monkeypatch.setattr(vision.faces.cv2, "imwrite", lambda *args, **kwargs: False)
-    with pytest.raises(OSError, match="could not write the taught example"):
+
+    def full_disk(path, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", full_disk)
+    with pytest.raises(OSError, match="could not write the taught example .*No space left on device"):
         clf.learn(crop, "5", "cubes")
     assert clf.learned() == {"3": 1} and len(list((tmp_path / "3").glob("*.png"))) == 1
+    assert not list(tmp_path.rglob("*.part"))  # written whole or not at all
     monkeypatch.undo()
     assert clf.learn(crop, "5", "cubes") == {"3", "5"}  # kept now: the old tap is taken back
     assert clf.learned() == {"5": 1} and not (tmp_path / "3").exists()

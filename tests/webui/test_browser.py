@@ -440,6 +440,17 @@ def test_a_double_tap_scores_one_roll_and_a_tab_behind_cannot_undo_a_fix(server,
     expect(behind.locator("#make")).to_contain_text("CUBES + 3")  # redrawn to show why
     expect(tab.locator("#history li strong", has_text="correct")).to_have_count(1)
 
+    # a roll typed on the lagging phone, refused as the other's arrives first, is kept to fix
+    sixes = ["6"] * 6
+    for index, label in enumerate(sixes):
+        behind.get_by_label(f"die {index + 1}", exact=True).select_option(label)
+    enter_dice(tab, "Bo", ["1", "2", "3", "4", "5", "6"])
+    behind.get_by_role("button", name="Score this roll").click()
+    expect(behind.locator("#message")).to_contain_text("moved on since you looked")
+    pickers = behind.locator("#pickers select")
+    expect(pickers).to_have_count(6)
+    assert [pickers.nth(die).input_value() for die in range(6)] == sixes
+
 
 def test_a_shooter_hand_entered_by_hand(server, open_tab):
     tab = open_tab(server)

@@ -561,3 +561,19 @@ def test_the_board_is_rendered_once_a_move_however_many_tabs_ask(api, monkeypatc
     boards += [api.client.get(f"/games/{game_id}/board").json for _ in range(3)]
     assert rendered == [1, 2]
     assert boards[0] == boards[2] and boards[3] == boards[5] and boards[3]["version"] == 2
+
+
+def test_a_board_is_never_another_databases_game_of_the_same_id(app, api):
+    # the rendered board was kept by game id and log length: a new file's game 1 got the old one's
+    from dicescore.ledger import Ledger
+
+    api.new_game("cubes", ["Alice", "Bob"])
+    assert "Alice" in api.client.get("/games/1/board").json["html"]
+    database = Path(app.config["DATABASE"])
+    for path in database.parent.glob(database.name + "*"):
+        path.unlink()
+    ledger = Ledger.open(database)
+    ledger.new_game("cubes", ["Carol", "Dave"])  # game 1 again, as long a log
+    ledger.close()
+    html = api.client.get("/games/1/board").json["html"]
+    assert "Carol" in html and "Alice" not in html

@@ -78,14 +78,13 @@ async function refresh() {
 const editing = new Set();
 
 function keptForms() {
-  const kept = [];
-  for (const id of editing) {
-    const form = document.getElementById(id);
-    if (form === null) continue;
-    const pickers = form.querySelectorAll("select.picker").length;
-    kept.push({ id, pickers, values: [...form.elements].map((element) => [element.name, element.value]) });
-  }
-  return kept;
+  return [...editing].map((id) => document.getElementById(id)).filter((form) => form !== null).map(formState);
+}
+
+// What a form holds now: how many dice pickers, and each field's value, in order.
+function formState(form) {
+  const pickers = form.querySelectorAll("select.picker").length;
+  return { id: form.id, pickers, values: [...form.elements].map((element) => [element.name, element.value]) };
 }
 
 function restoreForms(kept) {
@@ -119,7 +118,7 @@ function focusKeys(focused = document.activeElement) {
   if (!board.contains(focused) && !focused?.matches?.(".die[data-roll]")) return [];
   if (focused.matches(".die[data-roll]")) {
     const die = `.die[data-roll="${focused.dataset.roll}"][data-die="${focused.dataset.die}"]`;
-    const places = focused.closest("#history") ? [`#history ${die}`] : [`#dice ${die}`, `#history ${die}`, "#turn"];
+    const places = focused.closest("#history") ? [`#history ${die}`, "#turn"] : [`#dice ${die}`, `#history ${die}`, "#turn"];
     return places.map((selector) => [selector, 0]);
   }
   const keys = [];
@@ -267,8 +266,12 @@ board.addEventListener("submit", async (submit) => {
   const entered = move(form);
   if (entered === null) return;
   // the next board starts afresh, whichever comes first: the live stream's redraw or send's own
+  const typed = formState(form);
   editing.delete(form.id);
-  if (!(await send(entered))) editing.add(form.id); // refused: what was typed stays to fix
+  if (!(await send(entered))) { // refused: what was typed comes back, to fix
+    editing.add(form.id);
+    restoreForms([typed]);
+  }
 });
 
 // The values of a form's selects named ``name``, in order.
