@@ -104,6 +104,13 @@ def start_game(start: Event) -> Game:
 def replay(events: Sequence[Event]) -> Game:
     """The game a whole log makes; raises IllegalMove, naming the event, if any move
     in it is illegal."""
+    return replayed(events)[0]
+
+
+def replayed(events: Sequence[Event]) -> tuple[Game, frozenset[int]]:
+    """``replay``'s game, and the seqs of the chances it passed over: drawn by the app for
+    a next turn that a later correction took away by ending the game first."""
+    passed_over = set()
     live = moves_in_force(events)
     game = start_game(live[0])
     corrected_since = max((event.seq for event in live if event.type == "correct"), default=0)
@@ -112,12 +119,13 @@ def replay(events: Sequence[Event]) -> Game:
         if drawn_for_next_turn and event.seq < corrected_since and game.finished():
             # a chance the app drew for the next turn (a spin, a shuffle), which a later
             # correction has made the game's last: it ended before it, as it would have unrolled
+            passed_over.add(event.seq)
             continue
         try:
             game.apply(event)
         except IllegalMove as error:
             raise IllegalMove(f"event #{event.seq} ({event.type}): {error}") from None
-    return game
+    return game, frozenset(passed_over)
 
 
 class FieldsRead(dict):

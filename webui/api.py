@@ -20,6 +20,7 @@ from dicescore.ledger import UnknownGame
 from scoring.faces import DIE_KINDS, UnknownFace
 from scoring.game import Event, IllegalMove
 from scoring.games import GAMES
+from scoring.replay import replayed
 from webui import crops, security
 from webui.db import GAME_ID, ROLL, get_ledger
 from webui.table import catalog, csv_export, die_kinds, history, table
@@ -143,7 +144,12 @@ def game_view(game_id: int):
 
 @bp.get(f"/games/{GAME_ID}/events")
 def game_history(game_id: int):
-    return jsonify(events=history(get_ledger().events(game_id)))
+    events = get_ledger().events(game_id)
+    try:
+        passed_over = replayed(events)[1]
+    except IllegalMove:  # a damaged log's history is still shown, as it stands
+        passed_over = frozenset()
+    return jsonify(events=history(events, passed_over))
 
 
 @bp.get(f"/games/{GAME_ID}/export.jsonl")

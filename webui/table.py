@@ -15,7 +15,7 @@ from scoring.faces import DIE_KINDS, Card, Joker, Suit, UnknownFace, parse_face
 from scoring.game import Event, Game, IllegalMove, Option
 from scoring.games import GAMES
 from scoring.hands import KIND_NAMES
-from scoring.replay import corrected_moves, is_roll, moves_in_force, next_to_undo, replay
+from scoring.replay import corrected_moves, is_roll, moves_in_force, next_to_undo, replayed
 from scoring.rodeo import default_spinner
 from scoring.squib import Squib
 from scoring.targets import SHOOTOUT_TITLES, standard_deck
@@ -315,13 +315,14 @@ def squib_card_text(card: list[str]) -> str:
     return f"[{card[0]} | {card[1]}]"
 
 
-def history(events: Sequence[Event]) -> list[dict[str, Any]]:
-    """Every event, newest last, marked ``in_force`` (not undone); a roll carries the faces
-    it counts with now (after corrections) as ``faces``, and the dice whose face the camera
-    guessed as ``unsure`` and those it saw leaning as ``cocked``, until a correction gives
-    them another face; a guess a player checked (kept as it was) is no longer unsure."""
+def history(events: Sequence[Event], passed_over: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
+    """Every event, newest last, marked ``in_force`` (not undone, nor a chance ``passed_over``
+    by the replay: ``scoring.replay.replayed``); a roll carries the faces it counts with now
+    (after corrections) as ``faces``, and the dice whose face the camera guessed as
+    ``unsure`` and those it saw leaning as ``cocked``, until a correction gives them another
+    face; a guess a player checked (kept as it was) is no longer unsure."""
     live = moves_in_force(events)
-    in_force = {event.seq for event in live}
+    in_force = {event.seq for event in live} - passed_over
     counted = {event.seq: event.data["faces"] for event in corrected_moves(events) if is_roll(event)}
     checked: dict[Any, set] = {}
     for event in live:
@@ -331,6 +332,8 @@ def history(events: Sequence[Event]) -> list[dict[str, Any]]:
     for event in events:
         faces = event.data.get("faces")
         row = {**event.to_json(), "text": described(event), "in_force": event.seq in in_force}
+        if event.seq in passed_over:
+            row["text"] = " ".join(filter(None, [row["text"], "(passed over: the game had ended)"]))
         if is_roll(event):
             row["faces"] = [str(face) for face in counted.get(event.seq, faces)]
             row["corrected"] = row["faces"] != faces
@@ -349,8 +352,8 @@ def history(events: Sequence[Event]) -> list[dict[str, Any]]:
 def table(ledger: Ledger, game_id: int) -> dict[str, Any]:
     """Everything the table page shows for one game."""
     events = ledger.events(game_id)
-    game = replay(events)
-    rows = history(events)
+    game, passed_over = replayed(events)
+    rows = history(events, passed_over)
     rolls = [row for row in rows if "faces" in row and row["in_force"]]
     view = game.view()
     undoable = next_to_undo(events)

@@ -233,3 +233,32 @@ def test_undo_names_the_move_it_means_and_is_refused_if_another_came_since(api):
     assert late.json["error"] == "the last move is now #3 (roll by Bo), not #2: undo that?"
     assert api.move(game_id, "undo", seq=3).status_code == 201
     assert api.view(game_id)["turn"] == "Bo"
+
+
+def test_the_chance_a_correction_passed_over_is_shown_as_not_counted(api):
+    # Rodeo draws the next turn's spin after each stop; a correction that wins the game
+    # ends it before that spin, which the history once showed as still in force
+    game_id = api.new_game("rodeo-rummy", ["Ana", "Bo"], winning_score=1, no_bonus=True)
+    plain = ["2S", "4H", "6D", "8C", "10S", "QH", "3D", "5C", "7S"]
+    for player in ("Ana", "Bo"):
+        assert api.move(game_id, "roll", player, faces=plain).status_code == 201
+        assert api.move(game_id, "stop", player).status_code == 201
+    events = api.client.get(f"/api/games/{game_id}/events").json["events"]
+    bo_roll = next(event["seq"] for event in events if event["type"] == "roll" and event["player"] == "Bo")
+    bo_goal = next(
+        event["data"]["goal"] for event in events if event["type"] == "spin" and event["player"] == "Bo"
+    )
+    # faces that score for the goal the ledger happened to spin for Bo
+    won = ["JOKER_BLACK", "JOKER_RED", "AS", "KH", "4D", "5S", "6C", "7H", "QD"]
+    if bo_goal in ("9-10-j-run", "2s-3s"):
+        won = ["9H", "10H", "JH", "2S", "2H", "2D", "3S", "3H", "3D"]
+    assert api.move(game_id, "correct", roll=bo_roll, faces=won).status_code == 201
+    assert api.view(game_id)["winners"] == ["Bo"]
+    spin = [
+        event
+        for event in api.client.get(f"/api/games/{game_id}/events").json["events"]
+        if event["type"] == "spin"
+    ][-1]
+    assert not spin["in_force"] and spin["text"].endswith("(passed over: the game had ended)")
+    board = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert "(passed over: the game had ended)" in board
