@@ -12,7 +12,6 @@ import copy
 import json
 import random
 import sqlite3
-import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -20,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from dicescore.kept import KeptByVersion
 from scoring.game import Event, Game, IllegalMove
 from scoring.games import GAMES
 from scoring.replay import LOG_EVENTS, check_seen, checked_move, replay, start_game
@@ -120,30 +120,13 @@ def use_wal(connection: sqlite3.Connection, tries: int = 100) -> None:
             time.sleep(0.02)
 
 
-class Summaries:
-    """What the games list and the camera need of each game (``Ledger.summary``), kept for the
-    log it was read from (its length and last event's time), by database file, game and when
-    the game was made: a log only grows, so a longer one (a move, or an undo) is read again
-    and the rest never is; a backup put back and played on to the same length has other times.  A
-    household's finished games pile up, and each was replayed at every look at the front
-    page, and every few seconds by a camera with no game in progress (session 64)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()  # waitress's threads and the camera's share it
-        # (file, game, made) -> ((log length, last event's time), summary)
-        self.kept: dict[tuple[str, int, str], tuple[tuple[int, str], dict[str, Any]]] = {}
-
-    def get(self, key: tuple[str, int, str], log: tuple[int, str]) -> dict[str, Any] | None:
-        with self.lock:
-            kept = self.kept.get(key)
-        return dict(kept[1]) if kept is not None and kept[0] == log else None
-
-    def put(self, key: tuple[str, int, str], log: tuple[int, str], summary: dict[str, Any]) -> None:
-        with self.lock:
-            self.kept[key] = (log, dict(summary))
-
-
-SUMMARIES = Summaries()
+# What the games list and the camera need of each game (``Ledger.summary``), kept for the
+# log it was read from (its length and last event's time), by database file, game and when
+# the game was made: a log only grows, so a longer one (a move, or an undo) is read again and
+# the rest never is; a backup put back and played on to the same length has other times.  A
+# household's finished games pile up, and each was replayed at every look at the front page,
+# and every few seconds by a camera with no game in progress (session 64).
+SUMMARIES = KeptByVersion()
 
 
 class Ledger:
@@ -237,7 +220,8 @@ class Ledger:
             " FROM events WHERE game_id = ?",
             (game_id, game_id),
         ).fetchone()
-        return SUMMARIES.get((self.file, game_id, created), tuple(log))
+        kept = SUMMARIES.get((self.file, game_id, created), tuple(log))
+        return dict(kept) if kept is not None else None  # a copy: the caller may change it
 
     def _keep_summary(
         self, game_id: int, name: str, created: str, events: Sequence[Event], game: Game
@@ -253,7 +237,7 @@ class Ledger:
             "winners": game.winners(),
         }
         if self.file:
-            SUMMARIES.put((self.file, game_id, created), (len(events), events[-1].at), summary)
+            SUMMARIES.put((self.file, game_id, created), (len(events), events[-1].at), dict(summary))
         return summary
 
     def _damaged(self, game_id: int, name: str, created: str, why: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Flask
 
+from dicescore.kept import KeptByVersion
 from webui import api, db, dice, errors, live, pages, security, stream
 from webui.changes import Changes
 
@@ -37,7 +38,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # The face crops of camera rolls, kept for tap-to-correct to teach (webui.crops).
     app.config.setdefault("CROPS", str(Path(app.config["DATABASE"]).parent / "crops"))
     app.extensions["dicescore.changes"] = Changes()
-    app.extensions["dicescore.boards"] = pages.RenderedBoards()
+    # the latest board rendered for each game, for a player and a visitor (pages.render_board)
+    app.extensions["dicescore.boards"] = KeptByVersion(most=8)
 
     db.init_app(app)
     security.init_app(app)

@@ -3,7 +3,6 @@ and the table page, whose board is rendered here and redrawn by the stream."""
 
 from __future__ import annotations
 
-import threading
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -11,6 +10,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import Forbidden
 
+from dicescore.kept import KeptByVersion
 from dicescore.ledger import Ledger
 from scoring.faces import DIE_KINDS, Suit
 from scoring.game import IllegalMove
@@ -227,29 +227,6 @@ def camera_rolls(state: dict[str, Any]) -> list[tuple[int, int]]:
     return [(row["seq"], len(row["faces"])) for row in state["history"] if row.get("top") and row["in_force"]]
 
 
-class RenderedBoards:
-    """The latest board rendered for each game, for a visitor and for a player, keyed by what
-    it was rendered from; the newest ``kept`` only (a few games' open tabs at once).  Shared
-    by waitress's threads."""
-
-    def __init__(self, kept: int = 8):
-        self.kept = kept
-        self.lock = threading.Lock()
-        self.boards: dict[tuple[int, bool], tuple[Any, str]] = {}
-
-    def get(self, game: tuple[int, bool], version: Any) -> str | None:
-        with self.lock:
-            kept = self.boards.get(game)
-        return kept[1] if kept is not None and kept[0] == version else None
-
-    def put(self, game: tuple[int, bool], version: Any, html: str) -> None:
-        with self.lock:
-            self.boards.pop(game, None)  # the latest last: the oldest goes first
-            self.boards[game] = (version, html)
-            while len(self.boards) > self.kept:
-                del self.boards[next(iter(self.boards))]
-
-
 def render_board(state: dict[str, Any]) -> str:
     """The board's HTML, rendered once for each version of a game's log, whoever asks: every
     open tab's stream asks at every move, and a long game's board takes a fifth of a second
@@ -257,7 +234,7 @@ def render_board(state: dict[str, Any]) -> str:
     a visitor who may not write."""
     crops = kept_crops(current_app, state["id"], camera_rolls(state))
     can_write = security.joined()
-    boards: RenderedBoards = current_app.extensions["dicescore.boards"]
+    boards: KeptByVersion = current_app.extensions["dicescore.boards"]
     # the log's length and its last event's time: a game of that id in another database file
     # (made anew, or a backup put back) has another
     last = state["history"][-1]["at"] if state["history"] else None
