@@ -43,14 +43,17 @@ def game_stream(game_id: int):
             yield from watch(ledger)
 
     def watch(ledger: Ledger):
-        sent_version = None
+        looked_at, sent = None, None  # (log length, changes generation) looked at; the board sent
         last_write = time.monotonic()
         while time.monotonic() < ends and not gone():
             seen = changes.generation  # read before the log, so no append slips between
             version = log_length(ledger.db, game_id)
-            if version != sent_version:
-                payload = board(ledger, game_id)
-                sent_version = payload["version"]
+            # Rendered again on any notice too, not only when the log grew: the camera keeps a
+            # roll's crops after storing it, and notifies once they are there.
+            payload = board(ledger, game_id) if (version, seen) != looked_at else None
+            looked_at = (version, seen)
+            if payload is not None and (payload["version"], payload["html"]) != sent:
+                sent = (payload["version"], payload["html"])
                 yield f"event: table\ndata: {json.dumps(payload)}\n\n"
                 last_write = time.monotonic()
             elif time.monotonic() - last_write > KEEP_ALIVE_SECONDS:

@@ -1,7 +1,7 @@
 """Journeys through the table page in Debian's Chromium, driven by Playwright.
 
 Needs ``playwright`` (pip) and ``chromium`` (apt); Playwright's own browser download is
-not used.  Screenshots land in a temporary folder, or in $DICESCORE_SCREENSHOTS when set
+not used.  Screenshots land in /tmp/dicescore-shots, or in $DICESCORE_SCREENSHOTS when set
 (``DICESCORE_SCREENSHOTS=docs/screenshots pytest tests/webui/test_browser.py`` refreshes
 the pictures in the docs).
 """
@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from datasets.faces.render import render_dice_set
@@ -26,7 +27,7 @@ from tests.webui.test_camera import SETTLE, Frames, five_cubes, throw
 from vision.detector import Detector
 from vision.faces import FAST_MODEL, FaceClassifier
 from webui.camera import Camera
-from webui.crops import SharedClassifier
+from webui.crops import SharedClassifier, save_crops
 from webui.sources import RecordedRolls, feed
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -44,7 +45,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SCREENSHOTS = Path(os.environ.get("DICESCORE_SCREENSHOTS") or tempfile.mkdtemp(prefix="dicescore-shots-"))
+# one folder, overwritten by each run (a new folder a run piled up in /tmp)
+SCREENSHOTS = Path(os.environ.get("DICESCORE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "dicescore-shots")
+SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 PHONE = {"width": 412, "height": 915}
 LAPTOP = {"width": 1366, "height": 768}
 FIXTURE_SCENES = Path(__file__).resolve().parent.parent / "vision" / "fixtures" / "scenes"
@@ -257,6 +260,32 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
         hold.set()
         thread.join(timeout=10)
     expect(tab.locator("#camera-status")).to_have_text("camera: test camera has ended")
+
+
+def test_a_board_shown_before_the_camera_kept_its_rolls_pictures_gets_them_at_the_same_version(
+    app, server, open_tab
+):
+    # the camera stores a roll, then keeps its dice's pictures, then notifies: the page must
+    # take the board drawn with them, though the log's length (its version) is the same
+    tab = open_tab(server)
+    start_game(tab, "test/pip-race", "Pip race", ["Ana", "Bo"])
+    game_id = int(tab.url.rstrip("/").rsplit("/", 1)[1])
+    player = tab.locator("#roller").input_value()
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        roll = {"faces": ["3", "4"], "top": [[["3", 0.9]], [["4", 0.9]]]}  # as the camera stores one
+        stored = ledger.append(game_id, Event("roll", roll, player))
+    finally:
+        ledger.close()
+    app.extensions["dicescore.changes"].notify()
+    expect(tab.locator("#dice .die")).to_have_count(2)
+    expect(tab.locator("#dice .die[data-crop]")).to_have_count(0)
+
+    save_crops(app, game_id, stored.seq, [np.full((64, 64, 3), 90, np.uint8)] * 2)
+    app.extensions["dicescore.changes"].notify()
+    expect(tab.locator("#dice .die[data-crop]")).to_have_count(2)
+    tab.locator("#dice .die").first.click()
+    expect(tab.locator("#correct-crop")).to_be_visible()
 
 
 def test_on_a_laptop_the_camera_sits_beside_the_board_whose_turn_and_dice_show_at_once(

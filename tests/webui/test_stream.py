@@ -3,10 +3,14 @@ import time
 import urllib.request
 from contextlib import ExitStack
 
+import numpy as np
 import pytest
 
+from dicescore.ledger import Ledger
+from scoring.game import Event
 from tests.webui.conftest import Api, under_waitress
 from webui import create_app
+from webui.crops import save_crops
 
 
 def table_events(response):
@@ -100,3 +104,26 @@ def test_a_closed_page_frees_its_thread_at_once(app, api):
                 assert stream.readline() == b"event: table\n"
         with urllib.request.urlopen(f"{url}/api/games", timeout=5) as response:
             assert response.status == 200
+
+
+def test_a_camera_rolls_crops_saved_after_its_append_reach_a_board_already_sent(app, api):
+    # the camera stores a roll, then saves its crops, then notifies: a stream that polled the
+    # log in between sent the board without them, and, the log's length unchanged since,
+    # never sent it again, so no die of the newest roll showed its picture until the next move
+    app.config["STREAM_SECONDS"] = 2
+    game_id = api.new_game()
+    roll = {"faces": ["3", "4"], "top": [[["3", 0.9]], [["4", 0.9]]]}  # as the camera stores one
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        stored = ledger.append(game_id, Event("roll", roll, api.view(game_id)["turn"]))
+    finally:
+        ledger.close()
+    response = app.test_client().get(f"/stream/games/{game_id}", buffered=False)
+    events = table_events(response)
+    assert "data-crop" not in next(events)["html"]
+
+    save_crops(app, game_id, stored.seq, [np.full((64, 64, 3), 90, np.uint8)] * 2)
+    app.extensions["dicescore.changes"].notify()
+    update = next(events, None)
+    response.close()
+    assert update is not None and update["html"].count("data-crop") >= 2
