@@ -178,6 +178,13 @@ def checked_move(events: Sequence[Event], new: Event) -> Game:
         dice = len(faces) if isinstance(faces, list) else 0
         if not (isinstance(checked, list) and all(type(die) is int and 0 <= die < dice for die in checked)):
             raise IllegalMove(f"a correction's 'checked' lists dice by their index (0 to {dice - 1})")
+    if new.type == "correct" and "checked" not in new.data:
+        # one that changes no face would only be a history line and one more Undo to tap (two
+        # tabs making the same fix)
+        roll = new.data.get("roll")
+        now = roll_faces(events, roll)
+        if now is not None and now == new.data.get("faces"):
+            raise IllegalMove(f"roll #{roll} already reads {' '.join(map(str, now))}: nothing to correct")
     return replay([*events, new])
 
 

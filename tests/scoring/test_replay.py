@@ -3,7 +3,7 @@ from dataclasses import replace
 import pytest
 
 from scoring.game import Event, IllegalMove
-from scoring.replay import StaleMove, check_seen, moves_in_force, replay
+from scoring.replay import StaleMove, check_seen, checked_move, moves_in_force, replay
 
 
 def log(*events):
@@ -79,6 +79,22 @@ def test_an_undone_roll_cannot_be_corrected(pip_race):
     events = log(*race(roll("Bo", 6, 6)), Event("undo"), Event("correct", {"roll": 3, "faces": ["1", "1"]}))
     with pytest.raises(IllegalMove, match="no roll #3"):
         replay(events)
+
+
+def test_a_new_correction_must_change_a_face_or_check_a_die(pip_race):
+    def then(events, data):
+        """``checked_move`` of a correction numbered as the ledger would number it."""
+        return checked_move(events, log(*events, Event("correct", data))[-1])
+
+    events = race(roll("Bo", 6, 6))
+    assert then(events, {"roll": 3, "faces": ["6", "1"]}).totals()["Bo"] == 7
+    events = log(*events, Event("correct", {"roll": 3, "faces": ["6", "1"]}))
+    with pytest.raises(IllegalMove, match="roll #3 already reads 6 1: nothing to correct"):
+        then(events, {"roll": 3, "faces": ["6", "1"]})  # the same fix, again
+    # a die looked at and kept as it reads is worth a line: a guess no more
+    assert then(events, {"roll": 3, "faces": ["6", "1"], "checked": [1]}).totals()["Bo"] == 7
+    # a log that already holds such a correction still replays
+    assert replay(log(*events, Event("correct", {"roll": 3, "faces": ["6", "1"]}))).totals()["Bo"] == 7
 
 
 def test_a_move_made_on_an_older_log_is_stale_unless_what_came_since_leaves_its_meaning(pip_race):
