@@ -55,25 +55,25 @@ class PinTries:
         self.wrong: dict[str, tuple[int, float]] = {}  # address: (wrong tries, time of the last)
         self.latest: deque[float] = deque(maxlen=all_tries)  # the latest wrong tries, from anywhere
 
-    def wait_left(self, address: str) -> float:
-        """Seconds ``address`` must still wait before its next try (0: it may try now)."""
+    def attempt(self, address: str, right: bool) -> float:
+        """Count one try from ``address``, ``right`` or not, unless it must wait: then the
+        seconds left, and the try is not counted.  One step under the lock: checked and
+        counted apart, tries sent at once all passed the check before any was counted."""
         now = monotonic()
         with self.lock:
             count, last = self.wrong.get(address, (0, 0.0))
             full = 0 < self.all_tries == len(self.latest)
             everyone = self.latest[0] + self.lockout - now if full else 0.0
-        own = last + self.lockout - now if count >= self.tries else 0.0
-        return max(0.0, own, everyone)
-
-    def failed(self, address: str) -> None:
-        with self.lock:
-            count, _ = self.wrong.get(address, (0, 0.0))
-            self.wrong[address] = (count + 1, monotonic())
-            self.latest.append(monotonic())
-
-    def succeeded(self, address: str) -> None:
-        with self.lock:
-            self.wrong.pop(address, None)
+            own = last + self.lockout - now if count >= self.tries else 0.0
+            wait = max(0.0, own, everyone)
+            if wait:
+                return wait
+            if right:
+                self.wrong.pop(address, None)
+            else:
+                self.wrong[address] = (count + 1, now)
+                self.latest.append(now)
+            return 0.0
 
 
 class TooManyTries(TooManyRequests):
@@ -113,14 +113,11 @@ def pin_matches(given: object) -> bool:
         return False
     tries: PinTries = current_app.extensions["dicescore.pin_tries"]
     address = request.remote_addr or ""
-    wait = tries.wait_left(address)
+    right = same(given, current_app.config["PIN"])
+    wait = tries.attempt(address, right)
     if wait:
         raise TooManyTries(wait)
-    if same(given, current_app.config["PIN"]):
-        tries.succeeded(address)
-        return True
-    tries.failed(address)
-    return False
+    return right
 
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})

@@ -1,6 +1,8 @@
+import threading
+
 import pytest
 
-from webui import create_app
+from webui import create_app, security
 
 PIN = "246810"
 
@@ -139,6 +141,36 @@ def test_guessing_from_many_addresses_is_held_to_thirty_wrong_pins_a_minute(lan_
     assert newcomer.status_code == 429 and newcomer.headers["Retry-After"] == "60"
     clock.now += 60
     assert join(PIN, "10.0.2.1").status_code == 200
+
+
+def test_wrong_pins_sent_at_once_are_counted_before_the_next_is_let_through(tmp_path, pip_race, monkeypatch):
+    # two guesses from one address arrive together, with one wrong try allowed: the second
+    # must wait, not pass the check while the first is still being compared
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"), "SECRET_KEY": "t", "PIN": PIN}
+    app = create_app({**config, "PIN_TRIES": 1})
+    both_compared = threading.Barrier(2, timeout=2)
+    compare = security.same
+
+    def compared_together(given, expected):
+        if given == "000000":  # the guesses, not the session's PIN each request checks
+            both_compared.wait()
+        return compare(given, expected)
+
+    monkeypatch.setattr(security, "same", compared_together)
+    clients = [app.test_client() for _ in range(2)]
+    tokens = [csrf_of(client) for client in clients]
+    answers = []
+
+    def guess(client, csrf):
+        response = client.post("/api/join", json={"pin": "000000"}, headers={"X-CSRF-Token": csrf})
+        answers.append(response.status_code)
+
+    threads = [threading.Thread(target=guess, args=pair) for pair in zip(clients, tokens, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert sorted(answers) == [403, 429]
 
 
 def test_guessing_with_the_pin_header_counts_too(lan_client, monkeypatch):
