@@ -62,7 +62,11 @@ def add_vision_commands(commands) -> None:
     teach.add_argument(
         "--dice", default="square-shooters", choices=KINDS, help="the set taught (default: square-shooters)"
     )
-    teach.add_argument("--forget", action="store_true", help="forget every face taught before, first")
+    teach.add_argument(
+        "--forget",
+        action="store_true",
+        help="forget the faces of --dice taught before, first (other sets stay)",
+    )
     teach.set_defaults(run=teach_command)
 
 
@@ -169,8 +173,8 @@ def teach_command(args: argparse.Namespace) -> None:
         fail("teach", str(error))
     try:
         if args.forget:
-            classifier.forget()
-            print(f"forgot every face taught before (in {classifier.data_dir})")
+            classifier.forget(kind=kind.name)
+            print(f"forgot every face of {kind.name} dice taught before (in {classifier.data_dir})")
         new = sum(bool(classifier.learn(crop, label, kind.name)) for label, crop in lessons)
     except OSError as error:  # the user's data folder: full, or not writable
         fail("teach", f"could not change what was taught: {error}")

@@ -719,8 +719,14 @@ def test_cli_teaches_a_dice_set_one_crop_a_face(tmp_path, capsys, monkeypatch):
         "the cubes set is taught whole",
     ]
     assert FaceClassifier(FAST_MODEL).whole_sets() == {"cubes"}  # kept in the user's folder
-    assert main(["teach", "--dice", "cubes", "--forget"]) == 0
-    assert FaceClassifier(FAST_MODEL).learned() == {}
+    pip_dice, pip_labels = render_dice_set("d6_pips", 1, 1, FRESH_SEED)
+    cv2.imwrite(str(tmp_path / "pips.png"), pip_dice[0])
+    assert main(["teach", "--dice", "d6", f"{pip_labels[0]}={tmp_path / 'pips.png'}"]) == 0
+    capsys.readouterr()
+    assert main(["teach", "--dice", "cubes", "--forget"]) == 0  # the Cubes set only: not the pip dice's
+    assert capsys.readouterr().out.splitlines()[0].startswith("forgot every face of cubes dice taught before")
+    assert FaceClassifier(FAST_MODEL).taught_faces("cubes") == []
+    assert FaceClassifier(FAST_MODEL).taught_faces("d6") == [pip_labels[0]]
 
 
 @pytest.mark.parametrize(
