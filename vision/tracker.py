@@ -144,6 +144,11 @@ class RollTracker:
     _last_roll: DieReadings | None = field(default=None, init=False, repr=False)
 
     @property
+    def rolling(self) -> bool:
+        """Whether the table has moved since the last roll settled: dice thrown, not yet read."""
+        return self._moved is not None
+
+    @property
     def settle_frames(self) -> int:
         return max(1, round(self.settle_seconds * self.fps))
 

@@ -206,6 +206,9 @@ class Camera:
         # frame, so that a look on another thread takes it as it stands
         self.recent: tuple[np.ndarray, ...] = ()
         self.target: TableGame | None = None
+        # The game at the table when the dice now rolling were thrown (or the photo taken): a
+        # roll goes to no game made since (``record``).
+        self.thrown_in: int | None = None
         self._looked = (-1, 0.0)  # (changes generation, time) of the last look at the table
         self._next_live = 0.0
 
@@ -268,7 +271,10 @@ class Camera:
             return self.outlined
 
         # With no game to score there is no die kind to read: motion is still followed.
+        was_rolling = self.tracker.rolling
         event = self.tracker.update(frame, read if target is not None else DieReadings.empty)
+        if self.tracker.rolling and not was_rolling or self.tracker.stills:  # dice thrown now, or a photo
+            self.thrown_in = target.game_id if target is not None else None
         if event is None:
             self.publish(frame)
             return
@@ -276,7 +282,7 @@ class Camera:
         # outlines its dice when the board shows it.
         self.outlined = event.dice
         self.publish(frame, now=True)
-        self.record(app, ledger, event)
+        self.record(app, ledger, event, self.thrown_in)
 
     def reader(self, kind: str) -> DiceReader:
         if kind not in self.readers:
@@ -337,10 +343,17 @@ class Camera:
             self.view.set_status(f"watching {self.source.name}")
         return target
 
-    def record(self, app: Flask, ledger: Ledger, event: RollEvent) -> None:
-        """Append a settled roll to the table's game, as its player's roll, and keep its crops."""
+    def record(self, app: Flask, ledger: Ledger, event: RollEvent, thrown_in: int | None) -> None:
+        """Append a settled roll to the table's game, as its player's roll, and keep its crops;
+        not when the dice were thrown in another game, or in none (``thrown_in``)."""
         target = self.find_game(app, ledger)  # afresh: the turn may have passed since the last look
         if target is None:
+            return
+        if target.game_id != thrown_in:
+            # dice thrown before this game began at the table: a roll of the one before, or of none
+            why = f"it was thrown before game {target.game_id} began; roll again"
+            log.warning("camera roll not scored: %s", why)
+            self.view.set_status(f"watching {self.source.name}; the last roll was not scored: {why}")
             return
         if target.player is None:
             log.warning("camera roll not scored: %s", waiting(target))

@@ -332,7 +332,7 @@ def test_a_roll_of_dice_small_in_the_picture_asks_for_the_camera_closer(app, api
     )
     ledger = Ledger.open(app.config["DATABASE"])
     try:
-        camera.record(app, ledger, RollEvent(small, frame=10, seconds=0.1))
+        camera.record(app, ledger, RollEvent(small, frame=10, seconds=0.1), thrown_in=game_id)
     finally:
         ledger.close()
     assert events(api, game_id)[-1]["faces"] == ["3", "5"]  # scored all the same
@@ -639,7 +639,8 @@ def test_the_demo_never_asks_for_its_camera_closer(app, tmp_path):
     small = DieReadings.from_quads(squares).with_faces([FaceReading("2", 0.9, [("2", 0.9)])] * 6)
     ledger = Ledger.open(app.config["DATABASE"])
     try:
-        camera.record(app, ledger, RollEvent(small, frame=10, seconds=0.1))
+        # thrown in game 1: the demo's game, which the camera starts as it records
+        camera.record(app, ledger, RollEvent(small, frame=10, seconds=0.1), thrown_in=1)
         (game,) = ledger.games()
         assert [event.type for event in ledger.events(game["id"])][-1] == "roll"  # scored
     finally:
@@ -714,3 +715,42 @@ def test_every_dice_game_takes_its_first_roll_from_the_camera(app, api, pip_dice
     rolled = GAMES[name](players).dice_per_roll()
     assert len(roll["faces"]) == rolled
     assert first in roll["faces"] and (second in roll["faces"] or rolled == 1)
+
+
+class GameMadeMidThrow(Frames):
+    """Two throws; while the first one's dice fly, a player starts a new game on the page."""
+
+    def __init__(self, tones, again, make_game):
+        super().__init__(throw(tones) + throw(again), hold=threading.Event())
+        self.make_game, self.made = make_game, []
+
+    def __iter__(self):
+        for index, frame in enumerate(self.frames):
+            yield frame
+            if index == 3:  # the hand sweeps over the table: the first throw is in the air
+                self.made.append(self.make_game())
+        self.hold.wait(10)
+
+
+def test_a_roll_thrown_before_a_new_game_began_is_scored_in_neither_and_says_why(app, api, pip_dice):
+    # the game is looked up when the roll settles: a throw of the game before went to the new one
+    detector, _, tones = pip_dice
+    classifier = ToneClassifier({200: ("3", [("3", 0.9)]), 150: ("5", [("5", 0.8)]), 90: ("1", [("1", 0.9)])})
+    older = api.new_game(players=("Ana", "Bo"))
+    again = dict.fromkeys(tones, 90)  # the second throw shows two 1s
+    statuses = []
+    source = GameMadeMidThrow(tones, again, lambda: Api(app.test_client()).new_game(players=("Cy", "Di")))
+    camera = Camera(lambda: source, detector, classifier, settle_seconds=SETTLE)
+    camera.view.set_status = statuses.append
+    thread = camera.watch(app)
+    deadline = time.monotonic() + 30
+    while len(events(api, source.made[0]) if source.made else []) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    source.hold.set()
+    thread.join(10)
+    (newer,) = source.made
+    assert [event["type"] for event in events(api, older)] == ["start", "shuffle"]
+    newer_rolls = [event for event in events(api, newer) if event["type"] == "roll"]
+    assert [roll["faces"] for roll in newer_rolls] == [["1", "1"]]  # the throw made after it began
+    why = f"it was thrown before game {newer} began; roll again"
+    assert f"watching test camera; the last roll was not scored: {why}" in statuses
