@@ -309,6 +309,22 @@ def test_on_a_laptop_the_camera_sits_beside_the_board_whose_turn_and_dice_show_a
         thread.join(timeout=10)
 
 
+def test_on_a_laptop_with_no_camera_the_scores_sit_beside_the_dice_and_the_moves(server, open_tab):
+    # a roll's dice pushed the scores below a 1366x768 laptop's fold
+    tab = open_tab(server, viewport=LAPTOP)
+    start_game(tab, "square-shooters/showdown-v1", "Square Shooters: Showdown (version 1)", ["Ana", "Bo", "Cy"])
+    enter_dice(tab, "Ana", ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"])
+    expect(tab.locator("#dice .die")).to_have_count(9)
+    tab.screenshot(path=SCREENSHOTS / "scores-beside-the-board-laptop.png")
+    dice, moves, scores = (tab.locator(name).bounding_box() for name in ("#dice", "#moves", "#scores"))
+    assert dice["x"] + dice["width"] <= scores["x"]  # beside them
+    for seen in (dice, moves, scores):
+        assert seen["y"] + seen["height"] <= LAPTOP["height"]
+    tab.set_viewport_size(PHONE)  # one column on a phone, in the page's order
+    moves, scores = (tab.locator(name).bounding_box() for name in ("#moves", "#scores"))
+    assert scores["y"] >= moves["y"] + moves["height"]
+
+
 def test_the_keyboard_stays_where_the_player_was_after_each_move(server, open_tab):
     # focus fell to the page's top after every move sent from the keyboard: 13 Tabs back
     tab = open_tab(server, viewport=LAPTOP)
