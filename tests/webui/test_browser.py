@@ -312,7 +312,8 @@ def test_on_a_laptop_the_camera_sits_beside_the_board_whose_turn_and_dice_show_a
 def test_on_a_laptop_with_no_camera_the_scores_sit_beside_the_dice_and_the_moves(server, open_tab):
     # a roll's dice pushed the scores below a 1366x768 laptop's fold
     tab = open_tab(server, viewport=LAPTOP)
-    start_game(tab, "square-shooters/showdown-v1", "Square Shooters: Showdown (version 1)", ["Ana", "Bo", "Cy"])
+    title = "Square Shooters: Showdown (version 1)"
+    start_game(tab, "square-shooters/showdown-v1", title, ["Ana", "Bo", "Cy"])
     enter_dice(tab, "Ana", ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"])
     expect(tab.locator("#dice .die")).to_have_count(9)
     tab.screenshot(path=SCREENSHOTS / "scores-beside-the-board-laptop.png")
