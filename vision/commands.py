@@ -104,6 +104,8 @@ def read_command(args: argparse.Namespace) -> None:
             image = load_image(path)
         except SourceError as error:
             print(f"dicescore read: error: {error}", file=sys.stderr)
+            if args.json:  # still one object per image: a script pairs them with its photos
+                print(json.dumps({"image": path, "dice": [], "error": str(error)}), flush=True)
             failed = True
             continue
         readings = reader.read(image, still=True)

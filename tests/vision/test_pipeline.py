@@ -760,6 +760,22 @@ def test_read_names_an_unreadable_image_and_fails(cli_models, tmp_path, capsys):
     assert "cannot read image" in capsys.readouterr().err
 
 
+def test_read_json_keeps_one_object_per_image_where_one_cannot_be_read(cli_models, tmp_path, capsys):
+    # a script pairing its photos with the output's lines lost step at an unreadable one
+    image, damaged = tmp_path / "table.png", tmp_path / "damaged.jpg"
+    cv2.imwrite(str(image), np.zeros((240, 320, 3), np.uint8))
+    damaged.write_bytes(b"not a photo")
+    with pytest.raises(SystemExit) as exit:
+        main(["read", str(image), str(damaged), str(image), "--dice", "d6", "--json"])
+    assert exit.value.code == 2
+    out, err = capsys.readouterr()
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [record["image"] for record in records] == [str(image), str(damaged), str(image)]
+    assert records[1]["dice"] == [] and records[1]["error"].startswith(f"cannot read image {damaged}")
+    assert records[0]["dice"] and records[0] == records[2] and "error" not in records[0]
+    assert err.count("cannot read image") == 1
+
+
 def test_read_without_a_detector_model_says_how_to_get_one(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(vision.detector, "DEFAULT_MODEL", tmp_path / "detector.onnx")
     with pytest.raises(SystemExit):
