@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -95,7 +96,10 @@ def png_damage(data: bytes) -> str | None:
         return "its header is damaged"
     at = len(PNG_SIGNATURE)
     while at + 8 <= len(data):  # each chunk: length, type, data, CRC
-        kind, at = data[at + 4 : at + 8], at + 12 + int.from_bytes(data[at : at + 4], "big")
+        start, kind, at = at, data[at + 4 : at + 8], at + 12 + int.from_bytes(data[at : at + 4], "big")
+        stated_crc = int.from_bytes(data[at - 4 : at], "big")
+        if at <= len(data) and zlib.crc32(data[start + 4 : at - 4]) != stated_crc:  # type and data
+            return "a part of the PNG file is damaged (its checksum is wrong): copy it again"
         if kind == b"IEND":
             break
     else:

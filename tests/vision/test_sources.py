@@ -150,6 +150,16 @@ def test_a_png_cut_short_or_with_a_damaged_header_says_so_in_one_line(tmp_path, 
     assert load_image(tmp_path / "whole.png").shape == (60, 80, 3)
 
 
+def test_a_png_with_a_damaged_byte_in_its_picture_says_so_in_one_line(tmp_path, capfd):
+    # libpng printed "IDAT: invalid code" above a line calling the file no image at all
+    png = bytearray(cv2.imencode(".png", np.random.default_rng(0).integers(0, 255, (60, 80, 3), np.uint8))[1])
+    png[png.index(b"IDAT") + 40] ^= 0xFF
+    (tmp_path / "damaged.png").write_bytes(png)
+    with pytest.raises(SourceError, match=r"damaged.png \(a part of the PNG file is damaged"):
+        load_image(tmp_path / "damaged.png")
+    assert capfd.readouterr().err == ""
+
+
 @pytest.mark.parametrize(
     "jpeg",
     [
