@@ -37,7 +37,7 @@ DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.on
 SURE_ALONE = 0.6  # a still's find seen at one scale only is kept from this score (see merge)
 MIN_TILE = 32  # a photo smaller than this in a quarter is not searched by quarters
 TILE_OVERLAP = 0.4  # of a tile's side shared with its neighbour (quarters: 5/8 of the frame)
-# A cap on time: 8 x 8 tiles take about half a second here. It binds above 12 megapixels,
+# A cap on time: 8 x 8 tiles (64 in all) take about half a second here. It binds above 12 megapixels,
 # whose tiles the network then sees shrunk more than twice (a 48-megapixel photo's, 4 times).
 MOST_TILES = 8
 # Dice that fill much of a photo: the frame is also shown at a quarter and an eighth of the
@@ -175,7 +175,14 @@ class Detector:
         look is unsure of must be seen in the mirror image too, and a die leans when either
         look says so: on held-out scenes this dropped more false finds than dice and flagged more of the
         leaning dice (docs/vision.md).  Last, each die's corners are taken again from a
-        window that shows it at the network's best size (``refined``)."""
+        window that shows it at the network's best size (``refined``).
+        A photo taken upright (taller than wide) is looked at turned a quarter, lying as the
+        network's 4:3 view lies: upright, every pass but the tiles showed it padded, its dice
+        smaller (docs/vision-limits.md, session 65)."""
+        height, width = frame.shape[:2]
+        if height > width:
+            lying = cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE)
+            return self.detect_at_scales(lying, is_print).turned_back(height)
         passes = self.passes_at_scales(frame)
         if is_print is not None:
             passes = without_print_or_groups(passes, frame, is_print)
@@ -258,8 +265,8 @@ class Detector:
         small = halved(frame, 4 * self.width, 4 * self.height)
         back = (width / small.shape[1], height / small.shape[0])
         passes = [self.detect(frame), self.zoomed_out(small, 2).scaled(back)]
-        for grid in dict.fromkeys((2, self.finest_grid(width, height))):
-            passes += self.tiled(frame, grid)
+        for columns, rows in dict.fromkeys(((2, 2), self.finest_grid(width, height))):
+            passes += self.tiled(frame, columns, rows)
         view = self.view(frame)
         for shrink in BIGGER_ZOOM_OUTS:
             found = self.zoomed_out(small, shrink).scaled(back)
@@ -278,25 +285,32 @@ class Detector:
         back = (width / small.shape[1], height / small.shape[0])
         return self.detect(padded).shifted((-pad_x, -pad_y)).scaled(back)
 
-    def finest_grid(self, width: int, height: int) -> int:
-        """The finest grid of tiles (2 for quarters, at most ``MOST_TILES``) whose tiles the
-        network still sees shrunk at least twice: finer tiles would only enlarge pixels."""
-        shrink = min(width / self.width, height / self.height)  # of the whole frame
-        grid = 2
-        while grid < MOST_TILES and shrink * tile_share(grid + 1) >= 2:
-            grid += 1
-        return grid
+    def finest_grid(self, width: int, height: int) -> tuple[int, int]:
+        """The finest grid of tiles, (columns, rows), 2 at least each way (quarters) and at
+        most ``MOST_TILES`` squared in all, whose tiles the network still sees shrunk at least
+        twice: finer tiles would only enlarge pixels.  Columns and rows are counted apart, so
+        that a tile keeps near the network's shape whatever the frame's: a photo taken with
+        the phone upright (3:4) cut by as many columns as rows gave tiles 3:4, which the
+        network saw padded, each die at half the size a landscape photo's showed it
+        (docs/vision-limits.md, session 65)."""
+        columns, rows = finest_along(width / self.width), finest_along(height / self.height)
+        while columns * rows > MOST_TILES**2:  # a cap on time: coarser where the tiles are finer
+            if self.width / (width * tile_share(columns)) >= self.height / (height * tile_share(rows)):
+                columns -= 1
+            else:
+                rows -= 1
+        return columns, rows
 
-    def tiled(self, frame: np.ndarray, grid: int) -> list[DieReadings]:
-        """The finds of a ``grid`` x ``grid`` of overlapping tiles, each enlarged to the network's
+    def tiled(self, frame: np.ndarray, columns: int, rows: int) -> list[DieReadings]:
+        """The finds of ``columns`` x ``rows`` overlapping tiles, each enlarged to the network's
         view; a face cut by a tile's edge is left to the neighbour that holds it whole."""
         height, width = frame.shape[:2]
-        tile_w, tile_h = int(width * tile_share(grid)), int(height * tile_share(grid))
+        tile_w, tile_h = int(width * tile_share(columns)), int(height * tile_share(rows))
         if min(tile_w, tile_h) < MIN_TILE:
             return []
         passes = []
-        for x0 in np.linspace(0, width - tile_w, grid).round().astype(int).tolist():
-            for y0 in np.linspace(0, height - tile_h, grid).round().astype(int).tolist():
+        for x0 in np.linspace(0, width - tile_w, columns).round().astype(int).tolist():
+            for y0 in np.linspace(0, height - tile_h, rows).round().astype(int).tolist():
                 found = self.detect(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
                 inside = [
                     i
@@ -364,6 +378,15 @@ def halved(frame: np.ndarray, width: int, height: int) -> np.ndarray:
     while frame.shape[1] >= width and frame.shape[0] >= height:
         frame = cv2.pyrDown(frame)
     return frame
+
+
+def finest_along(shrink: float) -> int:
+    """How many tiles (2 at least) across a side that the network sees ``shrink`` times
+    smaller whole, each tile still shown to it shrunk at least twice."""
+    tiles = 2
+    while shrink * tile_share(tiles + 1) >= 2:
+        tiles += 1
+    return tiles
 
 
 def tile_share(grid: int) -> float:

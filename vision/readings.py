@@ -124,6 +124,13 @@ class DieReadings:
         quads[..., 0] = width - quads[..., 0]
         return replace(self, quads=quads.astype(np.float32))
 
+    def turned_back(self, height: float) -> DieReadings:
+        """These dice, found in a picture turned a quarter clockwise (``height`` pixels high
+        before it was turned), in the picture as it was; each quad keeps its corners'
+        turning order."""
+        quads = np.stack([self.quads[..., 1], height - self.quads[..., 0]], axis=-1)
+        return replace(self, quads=quads.astype(np.float32))
+
     def shifted(self, offset) -> DieReadings:
         """These dice with every corner moved by ``offset`` (x, y) pixels."""
         return replace(self, quads=(self.quads + np.float32(offset)).astype(np.float32))

@@ -16,6 +16,7 @@ import vision.faces
 import vision.pipeline
 from dicescore.cli import main
 from vision.detector import (
+    MOST_STRETCH,
     REFINE_SIDE,
     TOP_FACES_APART,
     Detector,
@@ -27,6 +28,7 @@ from vision.detector import (
     like_sized,
     merge,
     printed_on_others,
+    tile_share,
     without_print_or_groups,
 )
 from vision.faces import SECOND_LOOK_BELOW, FaceReading
@@ -249,12 +251,21 @@ def test_a_big_photo_is_halved_before_it_is_padded(tmp_path, monkeypatch):
 def test_a_big_photo_is_also_searched_by_a_finer_grid_of_tiles(tmp_path):
     detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
     # quarters alone until a finer grid's tiles would still be shrunk at least twice
-    assert detector.finest_grid(256, 192) == 2  # tiles of a third would be shrunk 1.8 times
-    assert detector.finest_grid(640, 480) == 7  # tiles of 139x104: 2.2 times the view
-    assert detector.finest_grid(6400, 4800) == vision.detector.MOST_TILES
+    assert detector.finest_grid(256, 192) == (2, 2)  # tiles of a third would be shrunk 1.8 times
+    assert detector.finest_grid(640, 480) == (7, 7)  # tiles of 139x104: 2.2 times the view
+    most = vision.detector.MOST_TILES
+    assert detector.finest_grid(6400, 4800) == (most, most)
+    # a photo taken upright: more rows than columns, so that each tile is near the network's
+    # 4:3 (141x100), not 3:4 as a square grid cuts it (the network saw those padded, at half
+    # the scale); and its 48-megapixel size capped at as many tiles as a landscape one's
+    columns, rows = detector.finest_grid(480, 640)
+    assert (columns, rows) == (5, 10)
+    tile_aspect = tile_share(columns) * 480 / (tile_share(rows) * 640)
+    assert 1 / MOST_STRETCH <= tile_aspect / (64 / 48) <= MOST_STRETCH
+    assert np.prod(detector.finest_grid(4800, 6400)) <= most**2
     # a 3x3 grid of 290x218 tiles, 175 and 131 px apart: the stand-in's 12-px face at network
     # pixel (18, 14) lands at (81.6, 63.6) in each tile, 54 px across
-    found = detector.tiled(np.zeros((480, 640, 3), np.uint8), 3)
+    found = detector.tiled(np.zeros((480, 640, 3), np.uint8), 3, 3)
     assert len(found) == 9
     centres = np.concatenate([tile.centers for tile in found])
     expected = [[x + 81.56, y + 63.58] for x in (0, 175, 350) for y in (0, 131, 262)]
