@@ -18,6 +18,7 @@ import json
 import logging
 import math
 import sys
+import time
 
 from scoring.faces import DIE_KINDS
 
@@ -138,8 +139,10 @@ def watch_command(args: argparse.Namespace) -> None:
         expected_dice=die_kind(args.dice).dice,
         look_again=lambda frame: photo_reader.read(frame, still=True),
         stills=source.stills,
+        clock=time.monotonic if source.live else None,
     )
-    print(f"dicescore watch: watching {source.name} at {source.fps:g} fps", file=sys.stderr)
+    rate = "" if source.live else f" at {source.fps:g} fps"  # a stream's stated rate is often wrong
+    print(f"dicescore watch: watching {source.name}{rate}", file=sys.stderr)
     with source:
         try:
             for frame in source:

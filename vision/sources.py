@@ -13,6 +13,7 @@ source so that a camera that disappears is reopened with backoff instead of endi
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import zlib
 from collections.abc import Callable, Iterator
@@ -24,6 +25,14 @@ import numpy as np
 DEMO_CLIP = Path(__file__).resolve().parent.parent / "datasets" / "demo" / "demo.mp4"
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff"}
 MISSES_BEFORE_GONE = 30  # failed reads in a row that mean a live camera or stream is gone
+# A stream that sends nothing for this long has stopped (the phone asleep, or off the
+# network): OpenCV waits 30 s, the page saying "watching" over a frozen picture all along.
+STREAM_TIMEOUT_SECONDS = 5.0
+# The waits before each try to reopen a live source that failed, the last one repeated: a
+# failed try costs next to nothing, and a phone's stream back a few seconds later went
+# unwatched for up to 8 s more with waits that doubled, a roll thrown then never scored.
+RECONNECT_WAITS = (0.5, 1.0)
+LOG_EVERY_TRIES = 60  # a source that stays away is said so on the first failed try, then each 60th
 # The largest picture read: a 200-megapixel phone's photo.  A damaged header can claim far
 # more (30000 x 30000 from a 16 KB file), which OpenCV would decode into gigabytes.
 MAX_PIXELS = 250_000_000
@@ -189,7 +198,13 @@ class CaptureSource(FrameSource):
 
     def __init__(self, target: int | str, name: str, live: bool, pace: bool = False):
         self.name, self.live, self.pace = name, live, pace
-        self.capture = cv2.VideoCapture(target)
+        self.newest: NewestFrames | None = None
+        if isinstance(target, str) and "://" in target:  # a stream: our own timeouts, not 30 s
+            wait = round(STREAM_TIMEOUT_SECONDS * 1000)
+            timeouts = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, wait, cv2.CAP_PROP_READ_TIMEOUT_MSEC, wait]
+            self.capture = cv2.VideoCapture(target, cv2.CAP_FFMPEG, timeouts)
+        else:
+            self.capture = cv2.VideoCapture(target)
         if not self.capture.isOpened():
             self.capture.release()
             what = "" if isinstance(target, int) else "stream " if live else "video file "
@@ -201,9 +216,20 @@ class CaptureSource(FrameSource):
         self.frames = int(self.capture.get(cv2.CAP_PROP_FRAME_COUNT)) if not live else 0
 
     def __iter__(self) -> Iterator[np.ndarray]:
+        if not self.live:
+            yield from self.frames_in_order()
+            return
+        self.newest = NewestFrames(self.frames_in_order())
+        yield from self.newest
+
+    def frames_in_order(self) -> Iterator[np.ndarray]:
         misses, index, started = 0, 0, time.monotonic()
         while True:
+            asked = time.monotonic()
             ok, frame = self.capture.read()
+            if not ok and self.live and time.monotonic() - asked >= 0.8 * STREAM_TIMEOUT_SECONDS:
+                silent = f"{STREAM_TIMEOUT_SECONDS:g} s"
+                raise SourceError(f"{self.name} sent no picture for {silent} (asleep, or off the network?)")
             if ok and frame is not None:
                 misses = 0
                 index += 1
@@ -228,7 +254,60 @@ class CaptureSource(FrameSource):
             index += 1
 
     def close(self) -> None:
+        # released only once its reader has stopped: releasing a capture another thread
+        # reads from can crash the process
+        if self.newest is not None and not self.newest.stop(STREAM_TIMEOUT_SECONDS + 1):
+            log.warning("%s: its reader did not stop; left open", self.name)
+            return
         self.capture.release()
+
+
+class NewestFrames:
+    """A live source's frames read on a thread of their own, only the newest kept for the
+    reader: a camera read more slowly than it sends (a slow laptop, a settled roll's long look)
+    is seen as it is now.  Read in order, a 15 fps stream read at 10 fps queued 15 s behind
+    within a minute, the picture and the rolls with it."""
+
+    def __init__(self, frames: Iterator[np.ndarray]):
+        self.condition = threading.Condition()
+        self.frame: np.ndarray | None = None
+        self.error: BaseException | None = None
+        self.ended = self.stopping = False
+        self.thread = threading.Thread(target=self._read, args=(frames,), name="frame reader", daemon=True)
+        self.thread.start()
+
+    def _read(self, frames: Iterator[np.ndarray]) -> None:
+        try:
+            for frame in frames:
+                with self.condition:
+                    if self.stopping:
+                        return
+                    self.frame = frame
+                    self.condition.notify_all()
+        except Exception as error:  # the source's SourceError, raised to whoever reads
+            self.error = error
+        finally:
+            with self.condition:
+                self.ended = True
+                self.condition.notify_all()
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        while True:
+            with self.condition:
+                self.condition.wait_for(lambda: self.frame is not None or self.ended)
+                frame, self.frame = self.frame, None
+            if frame is None:
+                if self.error is not None:
+                    raise self.error
+                return
+            yield frame
+
+    def stop(self, timeout: float) -> bool:
+        """Ask the reader to stop after its current read; whether it did within ``timeout``."""
+        with self.condition:
+            self.stopping = True
+        self.thread.join(timeout)
+        return not self.thread.is_alive()
 
 
 class ImageFolder(FrameSource):
@@ -301,7 +380,7 @@ class Reconnecting(FrameSource):
     def __init__(
         self,
         opener: Callable[[], FrameSource],
-        backoff: tuple[float, ...] = (0.5, 1, 2, 4, 8),
+        backoff: tuple[float, ...] = RECONNECT_WAITS,
         sleep: Callable[[float], None] = time.sleep,
     ):
         self.opener, self.backoff, self.sleep = opener, backoff, sleep
@@ -319,7 +398,8 @@ class Reconnecting(FrameSource):
                 try:
                     self.source = self.opener()
                 except SourceError as error:
-                    log.warning("%s; trying again", error)
+                    if failures == 1 or failures % LOG_EVERY_TRIES == 0:  # not every second, for hours
+                        log.warning("%s; trying again", error)
                     continue
                 log.warning("%s is back", self.name)
             try:

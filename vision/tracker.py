@@ -52,6 +52,7 @@ STILL_SHIFT = 0.15
 ALIGN_WIDTH = 640
 LEAST_MATCH = 0.3
 AVERAGED_FRAMES = 16  # the latest settled frames kept for it: a longer settle only costs memory
+TIMED_FRAMES = 16  # a live source's frame rate is measured over its latest frames
 STILL_CHANGE = 0.002  # share of pixels moved past MOTION_LEVEL, the tracker's bar for motion
 EDGE = 3  # pixels of a steadied frame's edge left out of the second comparison
 MOTION_LEVEL = 18  # grey-level change that counts a pixel as moved
@@ -132,6 +133,11 @@ class RollTracker:
     # frame's reading: its faces replace the vote's (``faces_looked_again``).
     look_again: Callable[[np.ndarray], DieReadings] | None = None
     stills: bool = False  # each frame a photo of a roll at rest (``FrameSource.stills``)
+    # A live source's clock (``time.monotonic``): its frames are timed by it, not by ``fps``,
+    # which a stream states wrongly (an MJPEG stream says 25 whatever it sends) and from which
+    # a slow reader drops frames; a roll's ``seconds`` is then the time since the first frame,
+    # a reconnection's wait included.
+    clock: Callable[[], float] | None = None
 
     frame_index: int = field(default=0, init=False)
     _previous: np.ndarray | None = field(default=None, init=False, repr=False)
@@ -142,6 +148,10 @@ class RollTracker:
         default_factory=lambda: deque(maxlen=AVERAGED_FRAMES), init=False, repr=False
     )
     _last_roll: DieReadings | None = field(default=None, init=False, repr=False)
+    _frame_times: deque[float] = field(
+        default_factory=lambda: deque(maxlen=TIMED_FRAMES), init=False, repr=False
+    )
+    _first_frame_at: float | None = field(default=None, init=False, repr=False)
 
     @property
     def rolling(self) -> bool:
@@ -149,8 +159,17 @@ class RollTracker:
         return self._moved is not None
 
     @property
+    def frame_rate(self) -> float:
+        """Frames a second: as the ``clock`` times the latest frames (the median gap, so that
+        one long look at a roll or a reconnection does not count), else as ``fps`` states."""
+        if len(self._frame_times) < 4:
+            return self.fps
+        gap = float(np.median(np.diff(self._frame_times)))
+        return min(max(1 / gap, 1.0), 240.0) if gap > 0 else self.fps
+
+    @property
     def settle_frames(self) -> int:
-        return max(1, round(self.settle_seconds * self.fps))
+        return max(1, round(self.settle_seconds * self.frame_rate))
 
     def update(
         self, frame: np.ndarray, readings: DieReadings | Callable[[], DieReadings]
@@ -158,6 +177,10 @@ class RollTracker:
         """Feed one frame with its readings, or a function that reads it: it is called only
         for settled frames, so detection costs nothing while dice tumble or the table is idle."""
         self.frame_index += 1
+        if self.clock is not None:
+            self._frame_times.append(self.clock())
+            if self._first_frame_at is None:
+                self._first_frame_at = self._frame_times[-1]
         if self.stills:
             self._settle(frame, readings() if callable(readings) else readings)
             return self._settled_roll()
@@ -198,7 +221,11 @@ class RollTracker:
         if self.look_again is not None:
             dice = faces_looked_again(dice, self.look_again(steady_mean(frames)))
         dice = unread_if_unsure(dice, self.least_confidence)
-        return RollEvent(dice, self.frame_index - 1, (self.frame_index - 1) / self.fps, self.expected_dice)
+        if self._first_frame_at is not None:
+            seconds = self._frame_times[-1] - self._first_frame_at
+        else:
+            seconds = (self.frame_index - 1) / self.fps
+        return RollEvent(dice, self.frame_index - 1, seconds, self.expected_dice)
 
     def _motion(self, small: np.ndarray) -> bool:
         previous, self._previous = self._previous, small

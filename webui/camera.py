@@ -48,7 +48,7 @@ from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier, ModelFileErr
 from vision.framing import size_hint
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw
-from vision.sources import FrameSource, Reconnecting, SourceError, open_source
+from vision.sources import RECONNECT_WAITS, FrameSource, Reconnecting, SourceError, open_source
 from vision.tracker import RollEvent, RollTracker, steady_mean
 from webui.crops import SharedClassifier, save_crops
 from webui.dice import KIND_TITLES
@@ -175,7 +175,7 @@ class Camera:
         kind: str | None = None,
         start_game: Callable[[Ledger], None] | None = None,
         settle_seconds: float = 0.3,
-        backoff: tuple[float, ...] = (0.5, 1, 2, 4, 8),
+        backoff: tuple[float, ...] = RECONNECT_WAITS,
         photo_classifier=None,
         size_hints: bool = True,
     ):
@@ -198,6 +198,7 @@ class Camera:
             settle_seconds=settle_seconds,
             look_again=look_again,
             stills=self.source.stills,
+            clock=time.monotonic if self.source.live else None,
         )
         self.readers: dict[str, DiceReader] = {}
         self.photo_readers: dict[str, DiceReader] = {}

@@ -124,6 +124,28 @@ def test_event_comes_after_the_settle_time():
     assert at == [8]  # the 9th still frame: 0.3 s at 30 fps
 
 
+def test_a_live_sources_frames_are_timed_by_the_clock_not_by_the_rate_it_states():
+    # an MJPEG stream states 25 fps whatever it sends: at 10 fps a settle of 0.3 s took 8
+    # frames (0.8 s), and a roll's seconds ran at 0.4 of the time, an outage not counted
+    now = [100.0]
+    table = Table()
+    tracker = RollTracker(fps=25, settle_seconds=0.3, clock=lambda: now[0])
+    events = []
+
+    def feed(frames):
+        for frame in frames:
+            now[0] += 0.1  # ten frames a second
+            events.append(tracker.update(frame, table.readings))
+
+    feed(still(table, 5) + table.roll(["6", "6"]))  # the first frame at 100.1
+    now[0] += 10  # the stream was away for ten seconds, and came back
+    feed(still(table, 10))
+    settled = [i for i, event in enumerate(events[17:]) if event is not None]
+    assert settled == [2]  # the third still frame: 0.3 s at 10 fps
+    assert tracker.frame_rate == pytest.approx(10)
+    assert events[17 + 2].seconds == pytest.approx(112.0 - 100.1)
+
+
 def test_two_rolls_two_events():
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll(["1", "1", "1"]) + still(table, 20))

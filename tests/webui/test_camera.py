@@ -69,7 +69,10 @@ class Frames(FrameSource):
     def __iter__(self):
         if self.begin is not None:
             self.begin.wait(10)
-        yield from self.frames
+        for frame in self.frames:
+            if self.live:  # a camera gives its frames as they are shot (a file's are paced by the reader)
+                time.sleep(1 / FPS)
+            yield frame
         if self.hold is not None:
             self.hold.wait(10)
         if self.fail:
