@@ -3,6 +3,7 @@ and the table page, whose board is rendered here and redrawn by the stream."""
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -197,7 +198,9 @@ def table_page(game_id: int):
         "colours": {label: face_colour(label) for label in kind.labels} if kind else {},
     }
     camera = current_app.extensions.get("dicescore.camera")
-    return render_template("table.html", t=state, board_html=render_board(state), faces=faces, camera=camera)
+    html = render_board(state)
+    page = {"board_html": html, "drawn": drawn(html), "faces": faces, "camera": camera}
+    return render_template("table.html", t=state, **page)
 
 
 @bp.get(f"/games/{GAME_ID}/rolls/{ROLL}/dice/<int:die>.png")
@@ -216,10 +219,19 @@ def board_fragment(game_id: int):
 
 
 def board(ledger: Ledger, game_id: int) -> dict[str, Any]:
-    """The board (everything on the table page that changes), rendered, with its version."""
+    """The board (everything on the table page that changes), rendered, with its version and
+    a digest of its HTML (``drawn``)."""
     state = table(ledger, game_id)
     notes = state["view"]["notes"]
-    return {"version": state["version"], "html": render_board(state), "last_note": notes[-1] if notes else ""}
+    html = render_board(state)
+    last_note = notes[-1] if notes else ""
+    return {"version": state["version"], "drawn": drawn(html), "html": html, "last_note": last_note}
+
+
+def drawn(html: str) -> str:
+    """A digest of a board's HTML: the page takes a board of the version it shows only where it
+    was drawn otherwise (a camera roll's die pictures, kept just after the roll is stored)."""
+    return hashlib.blake2s(html.encode(), digest_size=8).hexdigest()
 
 
 def camera_rolls(state: dict[str, Any]) -> list[tuple[int, int]]:

@@ -52,8 +52,8 @@ def game_stream(game_id: int):
             # roll's crops after storing it, and notifies once they are there.
             payload = board(ledger, game_id) if (version, seen) != looked_at else None
             looked_at = (version, seen)
-            if payload is not None and (payload["version"], payload["html"]) != sent:
-                sent = (payload["version"], payload["html"])
+            if payload is not None and (payload["version"], payload["drawn"]) != sent:
+                sent = (payload["version"], payload["drawn"])
                 yield f"event: table\ndata: {json.dumps(payload)}\n\n"
                 last_write = time.monotonic()
             elif time.monotonic() - last_write > KEEP_ALIVE_SECONDS:

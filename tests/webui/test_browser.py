@@ -262,12 +262,25 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
     expect(tab.locator("#camera-status")).to_have_text("camera: test camera has ended")
 
 
+# Counts the times table.js swaps in a new board (from the table page's load on).
+COUNT_BOARD_SWAPS = """
+document.addEventListener("DOMContentLoaded", () => {
+  const board = document.getElementById("board");
+  if (!board) return;
+  window.boardSwaps = 0;
+  new MutationObserver(() => { window.boardSwaps += 1; }).observe(board, { childList: true });
+});
+"""
+
+
 def test_a_board_shown_before_the_camera_kept_its_rolls_pictures_gets_them_at_the_same_version(
     app, server, open_tab
 ):
     # the camera stores a roll, then keeps its dice's pictures, then notifies: the page must
-    # take the board drawn with them, though the log's length (its version) is the same
+    # take the board drawn with them, though the log's length (its version) is the same; and
+    # only then (a first draft swapped its board on every load too, closing what was open)
     tab = open_tab(server)
+    tab.add_init_script(COUNT_BOARD_SWAPS)
     start_game(tab, "test/pip-race", "Pip race", ["Ana", "Bo"])
     game_id = int(tab.url.rstrip("/").rsplit("/", 1)[1])
     player = tab.locator("#roller").input_value()
@@ -284,6 +297,7 @@ def test_a_board_shown_before_the_camera_kept_its_rolls_pictures_gets_them_at_th
     save_crops(app, game_id, stored.seq, [np.full((64, 64, 3), 90, np.uint8)] * 2)
     app.extensions["dicescore.changes"].notify()
     expect(tab.locator("#dice .die[data-crop]")).to_have_count(2)
+    assert tab.evaluate("window.boardSwaps") == 2  # the roll, then its pictures
     tab.locator("#dice .die").first.click()
     expect(tab.locator("#correct-crop")).to_be_visible()
 

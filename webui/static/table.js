@@ -11,7 +11,7 @@ const spokenNote = document.getElementById("spoken-note");
 const dialog = document.getElementById("correct-die");
 const faces = JSON.parse(document.getElementById("faces").textContent);
 let version = Number(table.dataset.version);
-let shownHtml = null; // the board's HTML as last swapped in, to tell a board redrawn at one version
+let drawn = table.dataset.drawn; // a digest of the board shown, to tell a board redrawn at one version
 let csrfToken = document.querySelector("meta[name=csrf-token]").content;
 let lastNote = board.querySelector("[data-last-note]")?.dataset.lastNote ?? "";
 
@@ -140,9 +140,9 @@ function focusKeys(focused = document.activeElement) {
 function redraw(payload) {
   // The board is a function of the log, and of the die pictures the camera keeps just after
   // storing a roll: at the same version, only a board drawn otherwise is new.
-  if (payload.version < version || (payload.version === version && payload.html === shownHtml)) return;
+  if (payload.version < version || (payload.version === version && payload.drawn === drawn)) return;
   version = payload.version;
-  shownHtml = payload.html;
+  drawn = payload.drawn;
   const kept = keptForms();
   const focused = focusKeys();
   board.innerHTML = payload.html;
