@@ -178,9 +178,9 @@ def checked_move(events: Sequence[Event], new: Event) -> Game:
         dice = len(faces) if isinstance(faces, list) else 0
         if not (isinstance(checked, list) and all(type(die) is int and 0 <= die < dice for die in checked)):
             raise IllegalMove(f"a correction's 'checked' lists dice by their index (0 to {dice - 1})")
-    if new.type == "correct" and "checked" not in new.data:
-        # one that changes no face would only be a history line and one more Undo to tap (two
-        # tabs making the same fix)
+    if new.type == "correct" and not new.data.get("checked"):
+        # one that changes no face and checks no die would only be a history line and one more
+        # Undo to tap (the same fix sent twice)
         roll = new.data.get("roll")
         now = roll_faces(events, roll)
         if now is not None and now == new.data.get("faces"):

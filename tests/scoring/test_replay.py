@@ -91,6 +91,8 @@ def test_a_new_correction_must_change_a_face_or_check_a_die(pip_race):
     events = log(*events, Event("correct", {"roll": 3, "faces": ["6", "1"]}))
     with pytest.raises(IllegalMove, match="roll #3 already reads 6 1: nothing to correct"):
         then(events, {"roll": 3, "faces": ["6", "1"]})  # the same fix, again
+    with pytest.raises(IllegalMove, match="nothing to correct"):
+        then(events, {"roll": 3, "faces": ["6", "1"], "checked": []})  # no die looked at either
     # a die looked at and kept as it reads is worth a line: a guess no more
     assert then(events, {"roll": 3, "faces": ["6", "1"], "checked": [1]}).totals()["Bo"] == 7
     # a log that already holds such a correction still replays

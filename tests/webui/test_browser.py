@@ -340,6 +340,21 @@ def test_on_a_laptop_with_no_camera_the_scores_sit_beside_the_dice_and_the_moves
     assert scores["y"] >= moves["y"] + moves["height"]
 
 
+def test_keeping_a_die_as_it_reads_stores_nothing_unless_the_camera_guessed_it(server, open_tab):
+    # each tap on a die's own face stored a correction that changed nothing: a history line,
+    # and one more Undo to tap
+    tab = open_tab(server)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo"])
+    enter_dice(tab, "Ana", ["CUBES", "2", "BLANK", "BLANK", "BLANK", "BLANK"])
+    expect(tab.locator("#dice .die")).to_have_count(6)
+    tap_to_correct(tab, 1, "2")  # the 2, kept as it reads
+    expect(tab.locator("#correct-die")).not_to_be_visible()
+    tap_to_correct(tab, 1, "3")  # then a fix that changes it
+    expect(tab.locator("#history li").first).to_contain_text("corrected to CUBES 3")
+    expect(tab.locator("#history li", has_text="corrected to")).to_have_count(1)  # the fix alone
+    expect(tab.locator("#message")).to_be_hidden()
+
+
 def test_the_keyboard_stays_where_the_player_was_after_each_move(server, open_tab):
     # focus fell to the page's top after every move sent from the keyboard: 13 Tabs back
     tab = open_tab(server, viewport=LAPTOP)

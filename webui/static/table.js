@@ -195,6 +195,8 @@ function openCorrection(die) {
   const rollFaces = JSON.parse(die.closest("[data-faces]").dataset.faces); // the roll's, once for its dice
   const index = Number(die.dataset.die);
   const correct = (label) => {
+    // a face kept as it reads, where the camera made no guess: nothing to change or to check
+    if (label === die.dataset.label && !die.classList.contains("unsure")) return;
     const corrected = rollFaces.slice();
     corrected[index] = label;
     // checked: the player looked at this die, so a guessed face they keep is a guess no more
