@@ -107,7 +107,10 @@ def png_damage(data: bytes) -> str | None:
     while at + 8 <= len(data):  # each chunk: length, type, data, CRC
         start, kind, at = at, data[at + 4 : at + 8], at + 12 + int.from_bytes(data[at : at + 4], "big")
         stated_crc = int.from_bytes(data[at - 4 : at], "big")
-        if at <= len(data) and zlib.crc32(data[start + 4 : at - 4]) != stated_crc:  # type and data
+        # a critical chunk (its type capitalised: the header, palette, picture, end) only: a
+        # note's damage (tEXt) libpng passes over, and the picture is whole
+        critical = kind[:1].isupper()
+        if critical and at <= len(data) and zlib.crc32(data[start + 4 : at - 4]) != stated_crc:
             return "a part of the PNG file is damaged (its checksum is wrong): copy it again"
         if kind == b"IEND":
             break

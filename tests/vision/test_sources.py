@@ -7,6 +7,7 @@ import os
 import socketserver
 import threading
 import time
+import zlib
 
 import cv2
 import numpy as np
@@ -164,6 +165,12 @@ def test_a_png_with_a_damaged_byte_in_its_picture_says_so_in_one_line(tmp_path, 
     with pytest.raises(SourceError, match=r"damaged.png \(a part of the PNG file is damaged"):
         load_image(tmp_path / "damaged.png")
     assert capfd.readouterr().err == ""
+    # a damaged note (tEXt) libpng passes over: the picture is whole, and read
+    whole = bytes(cv2.imencode(".png", np.full((60, 80, 3), 90, np.uint8))[1])
+    note = b"tEXtComment\0from a scanner"
+    chunk = len(note[4:]).to_bytes(4, "big") + note + (zlib.crc32(note) ^ 1).to_bytes(4, "big")
+    (tmp_path / "noted.png").write_bytes(whole[:33] + chunk + whole[33:])  # after the 33-byte header
+    assert load_image(tmp_path / "noted.png").shape == (60, 80, 3)
 
 
 @pytest.mark.parametrize(
