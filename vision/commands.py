@@ -66,7 +66,7 @@ def add_vision_commands(commands) -> None:
     teach.add_argument(
         "--forget",
         action="store_true",
-        help="forget the faces of --dice taught before, first (other sets stay)",
+        help="forget the faces taught for --dice's kind first (other sets stay)",
     )
     teach.set_defaults(run=teach_command)
 
@@ -179,7 +179,7 @@ def teach_command(args: argparse.Namespace) -> None:
     try:
         if args.forget:
             classifier.forget(kind=kind.name)
-            print(f"forgot every face of {kind.name} dice taught before (in {classifier.data_dir})")
+            print(f"forgot the faces taught for {kind.name} dice (in {classifier.data_dir})")
         new = sum(bool(classifier.learn(crop, label, kind.name)) for label, crop in lessons)
     except OSError as error:  # the user's data folder: full, or not writable
         fail("teach", f"could not change what was taught: {error}")

@@ -724,7 +724,7 @@ def test_cli_teaches_a_dice_set_one_crop_a_face(tmp_path, capsys, monkeypatch):
     assert main(["teach", "--dice", "d6", f"{pip_labels[0]}={tmp_path / 'pips.png'}"]) == 0
     capsys.readouterr()
     assert main(["teach", "--dice", "cubes", "--forget"]) == 0  # the Cubes set only: not the pip dice's
-    assert capsys.readouterr().out.splitlines()[0].startswith("forgot every face of cubes dice taught before")
+    assert capsys.readouterr().out.splitlines()[0].startswith("forgot the faces taught for cubes dice")
     assert FaceClassifier(FAST_MODEL).taught_faces("cubes") == []
     assert FaceClassifier(FAST_MODEL).taught_faces("d6") == [pip_labels[0]]
 
