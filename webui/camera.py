@@ -275,7 +275,8 @@ class Camera:
         was_rolling = self.tracker.rolling
         event = self.tracker.update(frame, read if target is not None else DieReadings.empty)
         if self.tracker.rolling and not was_rolling or self.tracker.stills:  # dice thrown now, or a photo
-            self.thrown_in = target.game_id if target is not None else None
+            thrown_in = self.table(app, ledger, afresh=True)  # a game made by another process too
+            self.thrown_in = thrown_in.game_id if thrown_in is not None else None
         if event is None:
             self.publish(frame)
             return
@@ -318,12 +319,12 @@ class Camera:
             self.photo_readers[kind] = DiceReader(kind, self.detector, photos)
         return self.photo_readers[kind]
 
-    def table(self, app: Flask, ledger: Ledger) -> TableGame | None:
+    def table(self, app: Flask, ledger: Ledger, afresh: bool = False) -> TableGame | None:
         """The game the camera is watching, looked up again after every append made in this
-        process and every TABLE_LOOK_SECONDS."""
+        process, every TABLE_LOOK_SECONDS, and when asked ``afresh``."""
         changes = app.extensions["dicescore.changes"]
         generation, looked_at = self._looked
-        if changes.generation != generation or time.monotonic() > looked_at + TABLE_LOOK_SECONDS:
+        if afresh or changes.generation != generation or time.monotonic() > looked_at + TABLE_LOOK_SECONDS:
             self.target = self.find_game(app, ledger)
             self._looked = (changes.generation, time.monotonic())
         return self.target

@@ -757,3 +757,20 @@ def test_a_roll_thrown_before_a_new_game_began_is_scored_in_neither_and_says_why
     assert [roll["faces"] for roll in newer_rolls] == [["1", "1"]]  # the throw made after it began
     why = f"it was thrown before game {newer} began; roll again"
     assert f"watching test camera; the last roll was not scored: {why}" in statuses
+
+
+def test_a_roll_thrown_in_a_game_another_process_made_is_scored_in_it(app, pip_dice):
+    # the camera looks for a game made elsewhere (the command line, a second server) only
+    # every few seconds: a throw just after one was made must still find it
+    detector, classifier, tones = pip_dice
+    begin = threading.Event()
+    camera = Camera(lambda: Frames(throw(tones), begin), detector, classifier, settle_seconds=SETTLE)
+    camera._looked = (app.extensions["dicescore.changes"].generation, time.monotonic())  # just looked: none
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        game_id = ledger.new_game("test/pip-race", ["Ana", "Bo"])  # no notice reaches this process
+        begin.set()
+        camera.watch(app).join(timeout=10)
+        assert [event.type for event in ledger.events(game_id)][-1] == "roll"
+    finally:
+        ledger.close()
