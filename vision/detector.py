@@ -289,10 +289,10 @@ class Detector:
         """The finest grid of tiles, (columns, rows), 2 at least each way (quarters) and at
         most ``MOST_TILES`` squared in all, whose tiles the network still sees shrunk at least
         twice: finer tiles would only enlarge pixels.  Columns and rows are counted apart, so
-        that a tile keeps near the network's shape whatever the frame's: a photo taken with
-        the phone upright (3:4) cut by as many columns as rows gave tiles 3:4, which the
-        network saw padded, each die at half the size a landscape photo's showed it
-        (docs/vision-limits.md, session 65)."""
+        that a tile keeps near the network's shape whatever the frame's: a 16:9 photo cut by
+        as many columns as rows gave tiles 16:9, which the network saw padded, each die
+        smaller (an upright photo, cut so, got tiles 3:4 at half the scale; it is turned to
+        lie first now, ``detect_at_scales``; docs/vision-limits.md, session 65)."""
         columns, rows = finest_along(width / self.width), finest_along(height / self.height)
         while columns * rows > MOST_TILES**2:  # a cap on time: coarser where the tiles are finer
             if self.width / (width * tile_share(columns)) >= self.height / (height * tile_share(rows)):

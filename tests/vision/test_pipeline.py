@@ -255,14 +255,14 @@ def test_a_big_photo_is_also_searched_by_a_finer_grid_of_tiles(tmp_path):
     assert detector.finest_grid(640, 480) == (7, 7)  # tiles of 139x104: 2.2 times the view
     most = vision.detector.MOST_TILES
     assert detector.finest_grid(6400, 4800) == (most, most)
-    # a photo taken upright: more rows than columns, so that each tile is near the network's
-    # 4:3 (141x100), not 3:4 as a square grid cuts it (the network saw those padded, at half
-    # the scale); and its 48-megapixel size capped at as many tiles as a landscape one's
-    columns, rows = detector.finest_grid(480, 640)
-    assert (columns, rows) == (5, 10)
-    tile_aspect = tile_share(columns) * 480 / (tile_share(rows) * 640)
+    # a 16:9 photo: more columns than rows, so that each tile is near the network's 4:3, not
+    # 16:9 as a square grid cuts it (the network saw those padded, each die smaller); and a
+    # big one capped at as many tiles as a 4:3 one's
+    columns, rows = detector.finest_grid(640, 360)
+    assert (columns, rows) == (7, 5)
+    tile_aspect = tile_share(columns) * 640 / (tile_share(rows) * 360)
     assert 1 / MOST_STRETCH <= tile_aspect / (64 / 48) <= MOST_STRETCH
-    assert np.prod(detector.finest_grid(4800, 6400)) <= most**2
+    assert np.prod(detector.finest_grid(6400, 3600)) <= most**2
     # a 3x3 grid of 290x218 tiles, 175 and 131 px apart: the stand-in's 12-px face at network
     # pixel (18, 14) lands at (81.6, 63.6) in each tile, 54 px across
     found = detector.tiled(np.zeros((480, 640, 3), np.uint8), 3, 3)
