@@ -1,6 +1,6 @@
 """How far behind a phone's camera stream the reader falls when it reads more slowly than the
 stream sends: a local MJPEG server sends numbered frames at ``--fps``, and a reader that
-takes ``--work`` seconds a frame reads them through `vision.sources.open_source`, as
+takes ``--work`` seconds a frame reads them through `vision.sources.Reconnecting`, as
 `dicescore watch` and `serve` do.  The lag is the frames sent by then less the number of the
 frame read, over the rate.
 
@@ -21,7 +21,7 @@ import time
 import cv2
 import numpy as np
 
-from vision.sources import open_source
+from vision.sources import Reconnecting, open_source
 
 DIGITS = 3  # a frame's number, base 16, as three flat grey blocks that JPEG keeps
 
@@ -79,7 +79,7 @@ def main(argv=None) -> None:
     parser.add_argument("--work", type=float, default=0.1, help="the reader's seconds a frame")
     args = parser.parse_args(argv)
     server, sent = serve(args.fps)
-    source = open_source(f"http://127.0.0.1:{server.server_address[1]}/video")
+    source = Reconnecting(lambda: open_source(f"http://127.0.0.1:{server.server_address[1]}/video"))
     started, lags = time.monotonic(), []
     try:
         for frame in source:

@@ -201,7 +201,6 @@ class CaptureSource(FrameSource):
 
     def __init__(self, target: int | str, name: str, live: bool, pace: bool = False):
         self.name, self.live, self.pace = name, live, pace
-        self.newest: NewestFrames | None = None
         if isinstance(target, str) and "://" in target:  # a stream: our own timeouts, not 30 s
             wait = round(STREAM_TIMEOUT_SECONDS * 1000)
             timeouts = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, wait, cv2.CAP_PROP_READ_TIMEOUT_MSEC, wait]
@@ -219,13 +218,6 @@ class CaptureSource(FrameSource):
         self.frames = int(self.capture.get(cv2.CAP_PROP_FRAME_COUNT)) if not live else 0
 
     def __iter__(self) -> Iterator[np.ndarray]:
-        if not self.live:
-            yield from self.frames_in_order()
-            return
-        self.newest = NewestFrames(self.frames_in_order())
-        yield from self.newest
-
-    def frames_in_order(self) -> Iterator[np.ndarray]:
         misses, index, started = 0, 0, time.monotonic()
         while True:
             asked = time.monotonic()
@@ -257,11 +249,6 @@ class CaptureSource(FrameSource):
             index += 1
 
     def close(self) -> None:
-        # released only once its reader has stopped: releasing a capture another thread
-        # reads from can crash the process
-        if self.newest is not None and not self.newest.stop(STREAM_TIMEOUT_SECONDS + 1):
-            log.warning("%s: its reader did not stop; left open", self.name)
-            return
         self.capture.release()
 
 
@@ -269,7 +256,9 @@ class NewestFrames:
     """A live source's frames read on a thread of their own, only the newest kept for the
     reader: a camera read more slowly than it sends (a slow laptop, a settled roll's long look)
     is seen as it is now.  Read in order, a 15 fps stream read at 10 fps queued 15 s behind
-    within a minute, the picture and the rolls with it."""
+    within a minute, the picture and the rolls with it.  One thread for the whole run
+    (``Reconnecting``): a thread of its own for each reconnection took a memory arena of its
+    own, 3 MB more held at each (docs/vision-limits.md, session 65)."""
 
     def __init__(self, frames: Iterator[np.ndarray]):
         self.condition = threading.Condition()
@@ -390,10 +379,21 @@ class Reconnecting(FrameSource):
         self.source: FrameSource | None = opener()
         self.name, self.fps, self.live = self.source.name, self.source.fps, self.source.live
         self.stills = self.source.stills
+        self.newest: NewestFrames | None = None
+        self.closing = threading.Event()
 
     def __iter__(self) -> Iterator[np.ndarray]:
+        """A live source's newest frame each time (``NewestFrames``); a file's or a folder's
+        every frame in order."""
+        if not self.live:
+            yield from self.frames_in_order()
+            return
+        self.newest = NewestFrames(self.frames_in_order())
+        yield from self.newest
+
+    def frames_in_order(self) -> Iterator[np.ndarray]:
         failures = 0
-        while True:
+        while not self.closing.is_set():
             if self.source is None:
                 wait = self.backoff[min(failures, len(self.backoff) - 1)]
                 failures += 1
@@ -420,5 +420,11 @@ class Reconnecting(FrameSource):
                 self.source = None
 
     def close(self) -> None:
+        # the source is released only once its reader has stopped: releasing a capture
+        # another thread reads from can crash the process
+        self.closing.set()
+        if self.newest is not None and not self.newest.stop(STREAM_TIMEOUT_SECONDS + 2):
+            log.warning("%s: its reader did not stop; left open", self.name)
+            return
         if self.source is not None:
             self.source.close()

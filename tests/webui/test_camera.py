@@ -62,15 +62,16 @@ class Frames(FrameSource):
     """A clip of frames at FPS; ``begin`` and ``hold``: events it waits on before and after
     them, as a camera that watches an idle table; ``fail``: it ends with the camera unplugged."""
 
-    def __init__(self, frames, begin=None, hold=None, fail=False, live=False):
+    def __init__(self, frames, begin=None, hold=None, fail=False, live=False, paced=False):
         self.frames, self.begin, self.hold, self.fail = frames, begin, hold, fail
         self.name, self.fps, self.live = "test camera", FPS, live
+        self.paced = live or paced  # given as shot, as a camera gives them
 
     def __iter__(self):
         if self.begin is not None:
             self.begin.wait(10)
         for frame in self.frames:
-            if self.live:  # a camera gives its frames as they are shot (a file's are paced by the reader)
+            if self.paced:  # a file's frames are paced by the camera's reader instead
                 time.sleep(1 / FPS)
             yield frame
         if self.hold is not None:
@@ -536,7 +537,8 @@ def test_a_camera_that_goes_away_is_reconnected(app, api, pip_dice):
     detector, classifier, tones = pip_dice
     game_id = api.new_game()
     frames = throw(tones)
-    sources = [Frames(frames[:5], fail=True, live=True), Frames(frames[5:])]
+    # the camera back: its frames as shot, then the end of the test's clip
+    sources = [Frames(frames[:5], fail=True, live=True), Frames(frames[5:], paced=True)]
     statuses = []  # the status while each source after the first is opened
 
     def reopen():
