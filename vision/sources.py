@@ -373,14 +373,15 @@ class Reconnecting(FrameSource):
         self,
         opener: Callable[[], FrameSource],
         backoff: tuple[float, ...] = RECONNECT_WAITS,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], object] | None = None,
     ):
-        self.opener, self.backoff, self.sleep = opener, backoff, sleep
+        self.closing = threading.Event()
+        # the waits end early when the source is closed (``end``)
+        self.opener, self.backoff, self.sleep = opener, backoff, sleep or self.closing.wait
         self.source: FrameSource | None = opener()
         self.name, self.fps, self.live = self.source.name, self.source.fps, self.source.live
         self.stills = self.source.stills
         self.newest: NewestFrames | None = None
-        self.closing = threading.Event()
 
     def __iter__(self) -> Iterator[np.ndarray]:
         """A live source's newest frame each time (``NewestFrames``); a file's or a folder's
@@ -398,15 +399,23 @@ class Reconnecting(FrameSource):
                 wait = self.backoff[min(failures, len(self.backoff) - 1)]
                 failures += 1
                 self.sleep(wait)
+                if self.closing.is_set():
+                    return
                 try:
-                    self.source = self.opener()
+                    source = self.opener()
                 except SourceError as error:
                     if failures == 1 or failures % LOG_EVERY_TRIES == 0:  # not every second, for hours
                         log.warning("%s; trying again", error)
                     continue
+                if self.closing.is_set():  # closed while it opened: nobody would release it
+                    source.close()
+                    return
+                self.source = source
                 log.warning("%s is back", self.name)
             try:
                 for frame in self.source:
+                    if self.closing.is_set():
+                        return
                     failures = 0
                     yield frame
                 if not self.source.live:
@@ -419,10 +428,15 @@ class Reconnecting(FrameSource):
                 log.warning("%s; reconnecting", error)
                 self.source = None
 
+    def end(self) -> None:
+        """Ask the reading to end at its next step (a wait, an open, a frame), without
+        waiting for it: ``close`` waits, then releases the source."""
+        self.closing.set()
+
     def close(self) -> None:
         # the source is released only once its reader has stopped: releasing a capture
         # another thread reads from can crash the process
-        self.closing.set()
+        self.end()
         if self.newest is not None and not self.newest.stop(STREAM_TIMEOUT_SECONDS + 2):
             log.warning("%s: its reader did not stop; left open", self.name)
             return

@@ -234,6 +234,7 @@ class Camera:
 
     def stop(self) -> None:
         self.stopping.set()
+        self.source.end()  # a source that is away: its reconnecting ends too, not only its frames
 
     def run(self, app: Flask) -> None:
         ledger = Ledger.open(app.config["DATABASE"])
@@ -241,9 +242,10 @@ class Camera:
         try:
             for frame in self.frames():
                 if self.stopping.is_set():
-                    status = "stopped"
                     break
                 self.step(app, ledger, frame)
+            if self.stopping.is_set():  # at a frame, or in a source that was away (``stop``)
+                status = "stopped"
         except SourceError as error:  # a file or folder that cannot be read on: it says why
             status = f"stopped: {error}"
         except Exception as error:  # the page must say the camera stopped, not go quiet

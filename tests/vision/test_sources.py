@@ -474,3 +474,21 @@ def test_a_source_that_stays_away_is_tried_again_each_second_and_said_so_once(ca
     assert len(got) == 2
     assert waits == [0.5, 1.0, 1.0, 1.0, 1.0, 1.0]  # a phone back a moment later is watched again
     assert caplog.text.count("trying again") == 1
+
+
+def test_closing_a_source_that_is_away_ends_its_wait_and_opens_it_no_more():
+    # closed while it waited to reconnect, the reader slept on, opened the stream again and
+    # kept it open, nobody left to release it
+    opened = []
+
+    def opener():
+        opened.append(1)
+        return FlakyCamera(1)
+
+    camera = Reconnecting(opener, backoff=(30.0,))  # the default sleep: a wait that closing ends
+    assert len(list(itertools.islice(camera, 1))) == 1  # then it fails, and the reader waits
+    time.sleep(0.1)
+    started = time.monotonic()
+    camera.close()
+    assert time.monotonic() - started < 2
+    assert len(opened) == 1 and not camera.newest.thread.is_alive()

@@ -552,6 +552,26 @@ def test_a_camera_that_goes_away_is_reconnected(app, api, pip_dice):
     assert sorted(events(api, game_id)[-1]["faces"]) == ["3", "5"]
 
 
+def test_a_camera_stopped_while_its_source_is_away_stops(app, pip_dice):
+    # stopped while reconnecting, it tried to reopen its camera without end
+    detector, classifier, tones = pip_dice
+    tries = []
+
+    def reopen():
+        tries.append(1)
+        if len(tries) == 1:
+            return Frames(throw(tones)[:2], fail=True, live=True)
+        raise SourceError("cannot open camera 0 (is it plugged in?)")
+
+    camera = Camera(reopen, detector, classifier, settle_seconds=SETTLE, backoff=(0.01,))
+    thread = camera.watch(app)
+    while len(tries) < 3:  # away, and being tried again
+        time.sleep(0.01)
+    camera.stop()
+    thread.join(timeout=5)
+    assert not thread.is_alive() and camera.view.status == "stopped"
+
+
 def test_a_missing_detector_model_is_said_on_the_page_not_raised(app, api, tmp_path, monkeypatch):
     monkeypatch.setattr(vision.detector, "DEFAULT_MODEL", tmp_path / "detector.onnx")
     (tmp_path / "shots").mkdir()
