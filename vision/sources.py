@@ -257,14 +257,15 @@ class NewestFrames:
     reader: a camera read more slowly than it sends (a slow laptop, a settled roll's long look)
     is seen as it is now.  Read in order, a 15 fps stream read at 10 fps queued 15 s behind
     within a minute, the picture and the rolls with it.  One thread for the whole run
-    (``Reconnecting``): a thread of its own for each reconnection took a memory arena of its
-    own, 3 MB more held at each (docs/vision-limits.md, session 65)."""
+    (``Reconnecting``, whose closing ends the frames): a thread of its own for each
+    reconnection took a memory arena of its own, 3 MB more held at each
+    (docs/vision-limits.md, session 65)."""
 
     def __init__(self, frames: Iterator[np.ndarray]):
         self.condition = threading.Condition()
         self.frame: np.ndarray | None = None
         self.error: BaseException | None = None
-        self.ended = self.stopping = False
+        self.ended = False
         self.thread = threading.Thread(target=self._read, args=(frames,), name="frame reader", daemon=True)
         self.thread.start()
 
@@ -272,8 +273,6 @@ class NewestFrames:
         try:
             for frame in frames:
                 with self.condition:
-                    if self.stopping:
-                        return
                     self.frame = frame
                     self.condition.notify_all()
         except Exception as error:  # the source's SourceError, raised to whoever reads
@@ -294,10 +293,8 @@ class NewestFrames:
                 return
             yield frame
 
-    def stop(self, timeout: float) -> bool:
-        """Ask the reader to stop after its current read; whether it did within ``timeout``."""
-        with self.condition:
-            self.stopping = True
+    def ended_within(self, timeout: float) -> bool:
+        """Whether the reader has ended within ``timeout`` seconds (its frames ended)."""
         self.thread.join(timeout)
         return not self.thread.is_alive()
 
@@ -437,7 +434,7 @@ class Reconnecting(FrameSource):
         # the source is released only once its reader has stopped: releasing a capture
         # another thread reads from can crash the process
         self.end()
-        if self.newest is not None and not self.newest.stop(STREAM_TIMEOUT_SECONDS + 2):
+        if self.newest is not None and not self.newest.ended_within(STREAM_TIMEOUT_SECONDS + 2):
             log.warning("%s: its reader did not stop; left open", self.name)
             return
         if self.source is not None:

@@ -198,8 +198,8 @@ def table_page(game_id: int):
         "colours": {label: face_colour(label) for label in kind.labels} if kind else {},
     }
     camera = current_app.extensions.get("dicescore.camera")
-    html = render_board(state)
-    page = {"board_html": html, "drawn": drawn(html), "faces": faces, "camera": camera}
+    html, drawn = render_board(state)
+    page = {"board_html": html, "drawn": drawn, "faces": faces, "camera": camera}
     return render_template("table.html", t=state, **page)
 
 
@@ -223,15 +223,9 @@ def board(ledger: Ledger, game_id: int) -> dict[str, Any]:
     a digest of its HTML (``drawn``)."""
     state = table(ledger, game_id)
     notes = state["view"]["notes"]
-    html = render_board(state)
+    html, drawn = render_board(state)
     last_note = notes[-1] if notes else ""
-    return {"version": state["version"], "drawn": drawn(html), "html": html, "last_note": last_note}
-
-
-def drawn(html: str) -> str:
-    """A digest of a board's HTML: the page takes a board of the version it shows only where it
-    was drawn otherwise (a camera roll's die pictures, kept just after the roll is stored)."""
-    return hashlib.blake2s(html.encode(), digest_size=8).hexdigest()
+    return {"version": state["version"], "drawn": drawn, "html": html, "last_note": last_note}
 
 
 def camera_rolls(state: dict[str, Any]) -> list[tuple[int, int]]:
@@ -239,11 +233,13 @@ def camera_rolls(state: dict[str, Any]) -> list[tuple[int, int]]:
     return [(row["seq"], len(row["faces"])) for row in state["history"] if row.get("top") and row["in_force"]]
 
 
-def render_board(state: dict[str, Any]) -> str:
-    """The board's HTML, rendered once for each version of a game's log, whoever asks: every
-    open tab's stream asks at every move, and a long game's board takes a fifth of a second
-    (docs/webui.md, "Live updates").  Rendered anew where the crops kept since differ, or for
-    a visitor who may not write."""
+def render_board(state: dict[str, Any]) -> tuple[str, str]:
+    """The board's HTML and a digest of it (``drawn``: the page takes a board of the version
+    it shows only where it was drawn otherwise, as when the camera keeps a roll's die pictures
+    just after storing the roll), made once for each version of a game's log, whoever asks:
+    every open tab's stream asks at every move, and a long game's board takes a fifth of a
+    second, its digest 3 ms more (docs/webui.md, "Live updates").  Made anew where the crops
+    kept since differ, or for a visitor who may not write."""
     crops = kept_crops(current_app, state["id"], camera_rolls(state))
     can_write = security.joined()
     boards: KeptByVersion = current_app.extensions["dicescore.boards"]
@@ -251,11 +247,12 @@ def render_board(state: dict[str, Any]) -> str:
     # (made anew, or a backup put back) has another
     last = state["history"][-1]["at"] if state["history"] else None
     game, version = (state["id"], can_write), (state["version"], last, frozenset(crops))
-    html = boards.get(game, version)
-    if html is None:
+    kept = boards.get(game, version)
+    if kept is None:
         html = board_html(state, crops, can_write)
-        boards.put(game, version, html)
-    return html
+        kept = (html, hashlib.blake2s(html.encode(), digest_size=8).hexdigest())
+        boards.put(game, version, kept)
+    return kept
 
 
 def board_html(state: dict[str, Any], crops: set[str], can_write: bool) -> str:
