@@ -76,6 +76,8 @@ def stage(scene, shot, old_lights, dice):
     spread = max((p - middle).length for p in places) + 0.7
     camera = add_camera(scene, shot["camera"], middle, spread)
     lights = [add_light(light) for light in shot["lights"]]
+    if shot.get("flash"):
+        lights.append(add_flash(shot["flash"], camera))
     scene.world.use_nodes = True
     background = scene.world.node_tree.nodes["Background"]
     background.inputs[0].default_value = (*shot["ambient"], 1)
@@ -369,6 +371,19 @@ def add_light(spec):
     light.location = spec["location"]
     light.rotation_euler = (Vector((0, 0, 0)) - Vector(spec["location"])).to_track_quat("-Z", "Y").to_euler()
     return light
+
+
+def add_flash(spec, camera):
+    """A phone's flash: a small point light ``offset`` die widths beside the lens, in the
+    camera's own plane, as bright at the dice as ``strength`` makes a room light (whose energy
+    is its distance squared times its strength, ``render.shot``)."""
+    beside = camera.rotation_euler.to_matrix() @ Vector((*spec["offset"], 0.0))
+    data = bpy.data.lights.new("flash", "POINT")
+    data.energy = camera.data.dof.focus_distance**2 * spec["strength"]  # focused on the dice
+    data.shadow_soft_size = spec["size"]
+    flash = link(bpy.data.objects.new("flash", data))
+    flash.location = camera.location + beside
+    return flash
 
 
 def simulate(scene, table, dice, spec):

@@ -47,6 +47,7 @@ CLEAR_PLASTIC = 0.85  # transmission of a translucent die's body (its paint stay
 DRILL_STREAM = 3000  # a drilled die's depth draws from (seed, index, this, die)
 PICKUP_STREAM = 4000  # a clip's picking hand draws from (seed, index, this, roll)
 SCATTER_STREAM = 5000  # a scattering die's plastic draws from (seed, index, this, die)
+FLASH_STREAM = 6000  # a flash photo's light draws from (seed, index, this, view)
 # Cycles' samples a pixel; under 64 its denoiser smooths the noise away, and with it some of
 # a small die's print (docs/vision-limits.md, session 60)
 SAMPLES = 8
@@ -311,6 +312,7 @@ def scene_job(
     swirled: bool = False,
     drilled: bool = False,
     scattering: bool = False,
+    flash: bool = False,
     samples: int = SAMPLES,
     pickup: tuple[int, int] | None = None,
 ) -> dict:
@@ -331,6 +333,8 @@ def scene_job(
     wander inside their plastic (``scattering_body``), each die its own; nothing else changes
     (with ``translucent`` too, most of the body's light goes through instead: Cycles layers
     transmission over scattering).
+    ``flash`` takes each still as a phone does indoors with its flash on (``flash_shot``): a
+    small light beside the lens, the room's lights dimmed; nothing else changes.
     ``samples`` is Cycles' samples a pixel (``SAMPLES``).
     ``leaning`` stands dice against a neighbour in every still of two or more dice, up to half
     of them, where a scene otherwise has one or two in 40% of stills: leaning dice to learn from.
@@ -420,6 +424,11 @@ def scene_job(
     target = [float(rng.normal(0, 0.5)), float(rng.normal(0, 0.5)), 0.0]
     physics_frames = max(75, *(frames or [0]))
     shots = [shot(rng, heldout, view, still=frames is None) for _ in range(views)]
+    if flash:
+        shots = [
+            flash_shot(np.random.default_rng([seed, index, FLASH_STREAM, k]), taken)
+            for k, taken in enumerate(shots)
+        ]
     still_hand = None
     if frames is None and rng.random() < 0.3:
         still_hand = resting_hand(rng, physics_frames, target, view)
@@ -512,6 +521,22 @@ def shot(rng, heldout: bool, view: float, still: bool) -> dict:
         },
         "lights": lights,
     }
+
+
+def flash_shot(rng, shot: dict) -> dict:
+    """``shot`` taken with a phone's flash: a small bright light a few millimetres from the
+    lens (the camera's own view, so glare sits on the faces that look at it and each die's
+    shadow falls straight behind it), and the room's lights and ambient dimmed to 10-50%, as
+    a flash photo of a lamp-lit table shows them. At the dice the flash is as bright as the
+    brightest room light ``shot`` draws, or up to 2.5 times (``blender_scene.add_flash``
+    places it)."""
+    room = float(rng.uniform(0.1, 0.5))
+    lights = [light | {"energy": light["energy"] * room} for light in shot["lights"]]
+    strength = float(rng.uniform(10, 30))
+    beside = rng.uniform(-0.6, 0.6, 2).tolist()  # die widths from the lens: up to 10 mm
+    flash = {"strength": strength, "offset": beside, "size": 0.1}
+    ambient = [value * room for value in shot["ambient"]]
+    return shot | {"lights": lights, "ambient": ambient, "flash": flash}
 
 
 def resting_hand(rng, frame: int, target, view: float) -> dict:
@@ -608,7 +633,7 @@ def render_scene(
 ) -> list[dict]:
     """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
     truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand, pickup,
-    views, tables, translucent, leaning, swirled, drilled, scattering, samples)."""
+    views, tables, translucent, leaning, swirled, drilled, scattering, flash, samples)."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:
         job = scene_job(seed, index, split, Path(tmp), out, size, **clip)
@@ -674,6 +699,11 @@ def main(argv=None) -> int:
         help="light scattered inside the dice's plastic (subsurface), as in real dice; not with --swirled",
     )
     parser.add_argument(
+        "--flash",
+        action="store_true",
+        help="stills taken with a phone's flash: a light beside the lens, the room's lights dimmed",
+    )
+    parser.add_argument(
         "--samples",
         type=at_least_one,
         default=SAMPLES,
@@ -695,6 +725,7 @@ def main(argv=None) -> int:
             swirled=args.swirled,
             drilled=args.drilled,
             scattering=args.scattering,
+            flash=args.flash,
             samples=args.samples,
         )
     return 0

@@ -113,13 +113,13 @@ def test_translucent_dice_change_nothing_else_in_the_scene(tmp_path):
     assert json.dumps(clear).replace("clear", "T") == json.dumps(opaque).replace("opaque", "T")
 
 
-def jobs_without_and_with(tmp_path, **change):
-    """Held-out scene 3 of seed 7 (pip dice) as it is and with ``change``, each job's textures
-    in a folder of its own."""
+def jobs_without_and_with(tmp_path, views=1, **change):
+    """Held-out scene 3 of seed 7 (pip dice, filmed ``views`` times) as it is and with
+    ``change``, each job's textures in a folder of its own."""
     jobs = []
     for name, asked in (("plain", {}), ("changed", change)):
         (tmp_path / name).mkdir()
-        jobs.append(scene_job(7, 3, "heldout", tmp_path / name, tmp_path, kind="d6", **asked))
+        jobs.append(scene_job(7, 3, "heldout", tmp_path / name, tmp_path, kind="d6", views=views, **asked))
     return jobs
 
 
@@ -160,14 +160,32 @@ def test_scattering_dice_scatter_in_their_body_only_and_change_nothing_else(tmp_
         scene_job(7, 3, "heldout", tmp_path / "plain", tmp_path, kind="d6", scattering=True, swirled=True)
 
 
+def test_a_flash_photo_adds_a_light_at_the_lens_and_dims_the_room_only(tmp_path):
+    plain, flashed = jobs_without_and_with(tmp_path, flash=True, views=3)
+    shots = [plain] + plain["views"]
+    flashed_shots = [flashed] + flashed["views"]
+    rooms = []
+    for shot, lit in zip(shots, flashed_shots, strict=True):
+        flash = lit.pop("flash")
+        assert flash["size"] <= 0.2 and all(abs(v) <= 0.6 for v in flash["offset"])  # beside the lens
+        room = lit["ambient"][0] / shot["ambient"][0]
+        assert 0.1 <= room <= 0.5 and np.allclose(lit.pop("ambient"), np.multiply(shot.pop("ambient"), room))
+        for light, dimmed in zip(shot["lights"], lit["lights"], strict=True):
+            assert dimmed.pop("energy") == pytest.approx(light.pop("energy") * room)
+        rooms.append(room)
+    assert len(set(rooms)) == 3  # each view its own room
+    assert the_same_but_folders(plain, flashed)  # the dice, table and cameras are the same
+
+
 def test_the_render_command_passes_on_what_it_is_asked(monkeypatch, tmp_path):
     asked = []
     monkeypatch.setattr(datasets.scenes.render, "render_scene", lambda *a, **k: asked.append(k))
     argv = ["--out", str(tmp_path), "--count", "1", "--split", "heldout"]
-    assert datasets.scenes.render.main(argv + ["--scattering", "--drilled", "--samples", "32"]) == 0
-    assert asked[0]["scattering"] and asked[0]["drilled"] and asked[0]["samples"] == 32
+    asking = ["--scattering", "--drilled", "--flash", "--samples", "32"]
+    assert datasets.scenes.render.main(argv + asking) == 0
+    assert asked[0]["scattering"] and asked[0]["drilled"] and asked[0]["flash"] and asked[0]["samples"] == 32
     assert datasets.scenes.render.main(argv) == 0
-    assert not asked[1]["scattering"] and asked[1]["samples"] == SAMPLES
+    assert not asked[1]["scattering"] and not asked[1]["flash"] and asked[1]["samples"] == SAMPLES
     with pytest.raises(SystemExit):
         datasets.scenes.render.main(argv + ["--samples", "0"])
 
