@@ -53,6 +53,10 @@ ALIGN_WIDTH = 640
 LEAST_MATCH = 0.3
 AVERAGED_FRAMES = 16  # the latest settled frames kept for it: a longer settle only costs memory
 TIMED_FRAMES = 16  # a live source's frame rate is measured over its latest frames
+# A hand found resting by the dice is looked for again this often while nothing moves: a
+# still hand kept the reader busy on every frame (7 times the CPU of a settled table), and
+# one withdrawn too slowly to count as motion is still noticed within this time.
+HAND_RECHECK_SECONDS = 0.5
 STILL_CHANGE = 0.002  # share of pixels moved past MOTION_LEVEL, the tracker's bar for motion
 EDGE = 3  # pixels of a steadied frame's edge left out of the second comparison
 MOTION_LEVEL = 18  # grey-level change that counts a pixel as moved
@@ -152,6 +156,7 @@ class RollTracker:
         default_factory=lambda: deque(maxlen=TIMED_FRAMES), init=False, repr=False
     )
     _first_frame_at: float | None = field(default=None, init=False, repr=False)
+    _hand_until: int = field(default=0, init=False, repr=False)  # frame to look for the hand again
 
     @property
     def rolling(self) -> bool:
@@ -189,8 +194,11 @@ class RollTracker:
         if moving:
             self._settled.clear()
             self._settled_frames.clear()
+            self._hand_until = 0
             return None
         if self._moved is None:  # still since the last roll: nothing new on the table
+            return None
+        if self.frame_index < self._hand_until:  # the same still hand, most likely
             return None
         readings = readings() if callable(readings) else readings
         if hand_over_dice(
@@ -198,6 +206,7 @@ class RollTracker:
         ):
             self._settled.clear()
             self._settled_frames.clear()
+            self._hand_until = self.frame_index + round(HAND_RECHECK_SECONDS * self.frame_rate)
             return None
         self._settle(frame, readings)
         if len(self._settled) < self.settle_frames:

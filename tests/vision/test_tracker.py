@@ -273,6 +273,21 @@ def test_a_hand_resting_over_the_dice_gives_no_event():
     assert events + hand_comes_to_rest(tracker, table, 80) == []
 
 
+def test_a_hand_resting_by_the_dice_is_looked_for_twice_a_second_not_every_frame():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    run(tracker, table, table.roll(["4", "5"]))
+    for x in range(40, 120, 10):  # the hand comes in and stops
+        table.hand = (x, 80)
+        run(tracker, table, [table.frame()])
+    reads = []
+    for frame in still(table, 3 * FPS):  # it rests three seconds
+        tracker.update(frame, lambda: reads.append(1) or table.readings())
+    assert 5 <= len(reads) <= 7  # each half second (the reader took every frame: 90)
+    table.hand = None  # it goes, and the roll is read at once, not half a second later
+    events = run(tracker, table, still(table, 12))
+    assert [event.labels for event in events] == [["4", "5"]]
+
+
 SLEEVES = {"blue": (150, 60, 30), "red": (40, 40, 140), "white": (235, 235, 235)}  # BGR
 
 
