@@ -3,7 +3,7 @@
 ``create_app(config)`` builds the app; blueprints ``pages`` (HTML), ``api`` (JSON) and
 ``stream`` (server-sent events) share one ledger connection per request (``webui.db``);
 ``live`` serves the camera's picture, and ``dice`` what the camera was taught of the
-dice.  ``dicescore serve`` runs it under waitress (``webui.serve``).
+dice; ``slots`` caps the streams open at once.  ``dicescore serve`` runs it under waitress (``webui.serve``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 
 from dicescore.kept import KeptByVersion
-from webui import api, db, dice, errors, live, pages, security, stream
+from webui import api, db, dice, errors, live, pages, security, slots, stream
 from webui.changes import Changes
 
 
@@ -32,6 +32,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,  # a move is a few hundred bytes; refuse floods early
         STREAM_SECONDS=300,  # a stream ends after this long and the browser reconnects
         STREAM_POLL_SECONDS=0.5,  # how often a stream looks for moves made by other processes
+        STREAMS_AT_ONCE=40,  # open live pictures and boards' event streams (webui.slots): 20 table tabs
     )
     if config:
         app.config.from_mapping(config)
@@ -42,6 +43,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["dicescore.boards"] = KeptByVersion(most=8)
 
     db.init_app(app)
+    slots.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     app.register_blueprint(pages.bp)

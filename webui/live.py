@@ -5,12 +5,15 @@ The camera thread keeps only its latest JPEG (``webui.camera.LiveView``); each v
 every new one as it comes, at most ten a second.  While no new frame comes (a camera
 reconnecting) the last one is sent again every ``RESEND_SECONDS``, so that a closed tab
 shows up as a failed write and frees its thread.  The stream ends when the camera stops.
+It holds a stream slot while open (``webui.slots``).
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app
 from werkzeug.exceptions import NotFound
+
+from webui.slots import held_open
 
 bp = Blueprint("live", __name__)
 
@@ -43,7 +46,10 @@ def live_view():
             yield opening + head + jpeg + b"\r\n" + boundary
             opening = b""
 
-    response = Response(parts(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
-    response.headers["Cache-Control"] = "no-cache, no-store"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    def respond() -> Response:
+        response = Response(parts(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+        response.headers["Cache-Control"] = "no-cache, no-store"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+    return held_open(respond)

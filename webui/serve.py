@@ -22,8 +22,9 @@ from webui.qr import qr_text
 from webui.sources import open_source, start
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-# Each open table page holds one thread for its live stream; leave plenty for requests.
-THREADS = 32
+# Threads for ordinary requests beside the app's STREAMS_AT_ONCE, each of which holds one
+# for as long as its page is open (webui.slots): pages and moves are always answered.
+REQUEST_THREADS = 8
 # Waitress reads ahead on every connection, so a stream sees its page close (the environ's
 # "waitress.client_disconnected") and frees its thread at once, not at its next write.
 CHANNEL_REQUEST_LOOKAHEAD = 1
@@ -91,7 +92,7 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
             app,
             host=host,
             port=port,
-            threads=THREADS,
+            threads=app.config["STREAMS_AT_ONCE"] + REQUEST_THREADS,
             channel_request_lookahead=CHANNEL_REQUEST_LOOKAHEAD,
             ident="dicescore",
         )

@@ -6,7 +6,8 @@ at once and after every change, a comment line as a keep-alive otherwise, and en
 ``STREAM_SECONDS``; the browser's EventSource then reconnects by itself.  Ending streams
 keeps waitress's worker threads from being held forever by closed tabs, and a stream whose
 page has closed ends within ``STREAM_POLL_SECONDS`` (``page_closed``), so that pages
-opened one after another cannot hold every thread.
+opened one after another cannot hold every thread; no more than ``STREAMS_AT_ONCE`` are
+open at once (``webui.slots``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dicescore.ledger import Ledger
 from webui.changes import log_length
 from webui.db import GAME_ID, get_ledger
 from webui.pages import board
+from webui.slots import held_open
 
 bp = Blueprint("stream", __name__, url_prefix="/stream")
 
@@ -61,10 +63,13 @@ def game_stream(game_id: int):
                 last_write = time.monotonic()
             changes.wait(seen, poll)
 
-    response = Response(stream_with_context(table_events()), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"  # no proxy may hold the events back
-    return response
+    def respond() -> Response:
+        response = Response(stream_with_context(table_events()), mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Accel-Buffering"] = "no"  # no proxy may hold the events back
+        return response
+
+    return held_open(respond)
 
 
 def page_closed() -> Callable[[], bool]:

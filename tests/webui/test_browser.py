@@ -11,6 +11,7 @@ import os
 import random
 import tempfile
 import threading
+import urllib.parse
 from pathlib import Path
 
 import cv2
@@ -525,6 +526,20 @@ def test_a_double_tap_scores_one_roll_and_a_tab_behind_cannot_undo_a_fix(server,
     pickers = behind.locator("#pickers select")
     expect(pickers).to_have_count(6)
     assert [pickers.nth(die).input_value() for die in range(6)] == sixes
+
+
+def test_a_device_refused_its_stream_asks_again_and_then_sees_the_moves(app, server, open_tab, page_faults):
+    tab = open_tab(server)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo", "Cy"])
+    slots = app.extensions["dicescore.streams"]
+    slots.most = slots.open  # every stream slot taken: the next page's stream is refused
+    second = open_tab(tab.url)
+    page_faults.expected.add((urllib.parse.urlparse(tab.url).path.replace("/games/", "/stream/games/"), 503))
+    expect(second.locator("#turn")).to_contain_text("Ana's turn")
+    second.wait_for_timeout(500)
+    slots.most = 40  # a tab closed elsewhere
+    enter_dice(tab, "Ana", ["CUBES", "2", "BLANK", "BLANK", "BLANK", "BLANK"])
+    expect(second.locator("#turn")).to_contain_text("Bo's turn", timeout=15_000)
 
 
 def test_a_shooter_hand_entered_by_hand(server, open_tab):

@@ -1,5 +1,6 @@
 import json
 import time
+import urllib.error
 import urllib.request
 from contextlib import ExitStack
 
@@ -9,7 +10,7 @@ import pytest
 from dicescore.ledger import Ledger
 from scoring.game import Event
 from tests.webui.conftest import Api, under_waitress
-from webui import create_app
+from webui import create_app, slots
 from webui.crops import save_crops
 
 
@@ -127,3 +128,32 @@ def test_a_camera_rolls_crops_saved_after_its_append_reach_a_board_already_sent(
     update = next(events, None)
     response.close()
     assert update is not None and update["html"].count("data-crop") >= 2
+
+
+def test_streams_past_the_limit_are_refused_and_pages_are_still_answered(app, api):
+    # sixteen table tabs (a board stream and a live picture each) held every one of the 32
+    # threads dicescore serve had, and the server answered nothing more
+    app.config["STREAMS_AT_ONCE"] = 2
+    slots.init_app(app)
+    game_id = api.new_game()
+    stream_url = f"/stream/games/{game_id}"
+    with under_waitress(app, threads=3) as url, ExitStack() as tabs:
+        for _ in range(2):
+            stream = tabs.enter_context(urllib.request.urlopen(url + stream_url, timeout=5))
+            assert stream.readline() == b"event: table\n"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(url + stream_url, timeout=5)
+        assert refused.value.code == 503 and refused.value.headers["Retry-After"] == "5"
+        assert "close some tabs" in json.loads(refused.value.read())["error"]
+        with urllib.request.urlopen(f"{url}/api/games", timeout=5) as response:
+            assert response.status == 200
+        stream.close()  # a tab closes: its slot is free again once the stream sees it gone
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                with urllib.request.urlopen(url + stream_url, timeout=5) as again:
+                    assert again.readline() == b"event: table\n"
+                break
+            except urllib.error.HTTPError:
+                assert time.monotonic() < deadline, "the closed tab's slot was never given back"
+                time.sleep(0.1)

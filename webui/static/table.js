@@ -338,8 +338,17 @@ const speak = document.getElementById("speak");
 speak.checked = localStorage.getItem("dicescore.speak") === "yes";
 speak.addEventListener("change", () => localStorage.setItem("dicescore.speak", speak.checked ? "yes" : "no"));
 
-const stream = new EventSource(table.dataset.stream);
-stream.addEventListener("table", (event) => redraw(JSON.parse(event.data)));
+// The browser reconnects a stream that ends; one the server refused (every stream slot taken,
+// a 503) it closes for good, so this page asks again after the server's Retry-After.
+const STREAM_RETRY_MS = 5000;
+function listen() {
+  const stream = new EventSource(table.dataset.stream);
+  stream.addEventListener("table", (event) => redraw(JSON.parse(event.data)));
+  stream.addEventListener("error", () => {
+    if (stream.readyState === EventSource.CLOSED) setTimeout(listen, STREAM_RETRY_MS);
+  });
+}
+listen();
 
 // Everything is wired: the board takes taps now (style.css holds them off until then, as a
 // form sent before this script runs would reload the page and lose what was typed).
