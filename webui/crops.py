@@ -2,13 +2,15 @@
 
 The camera saves each die's rectified face crop when its roll is stored, as
 ``CROPS/<game id>-<roll seq>-<die index>.png`` (``CROPS`` defaults to a ``crops`` folder
-beside the database).  When a player's correction changes a die whose crop is there, the
-face classifier learns that crop as the face picked (``FaceClassifier.learn``), so the
-same misread does not come back; a player may also vouch for a whole roll (``teach_roll``),
-which teaches its faces, the ones read right too, until each face has as many examples as
-the classifier keeps, so that a dice set's every face can be taught.  Learning happens after
-the correction is stored, and a failure to learn is logged: it never undoes or refuses the
-correction.
+beside the database).  Only the newest games' crops are kept (``prune_crops``, at each start
+of ``dicescore serve``): an older game's board shows its rolls without pictures.
+
+When a player's correction changes a die whose crop is there, the face classifier learns
+that crop as the face picked (``FaceClassifier.learn``), so the same misread does not come
+back; a player may also vouch for a whole roll (``teach_roll``), which teaches its faces,
+the ones read right too, until each face has as many examples as the classifier keeps, so
+that a dice set's every face can be taught.  Learning happens after the correction is
+stored, and a failure to learn is logged: it never undoes or refuses the correction.
 """
 
 from __future__ import annotations
@@ -107,6 +109,35 @@ class Locked:
     def classify(self, crops, **how):
         with self.lock:
             return self.classifier.classify(crops, **how)
+
+
+# The crops of this many of the newest games are kept. A roll leaves about 40 KB of them and
+# nothing deleted any: a year of weekly evenings came to a gigabyte in one folder.
+CROPS_KEPT_GAMES = 30
+
+
+def prune_crops(folder: Path, games: int = CROPS_KEPT_GAMES) -> int:
+    """Delete the crops of all but the newest ``games`` games that have any (a game's id
+    grows with its age); how many files went.  A file that will not go is logged and left."""
+    by_game: dict[int, list[Path]] = {}
+    try:
+        for path in Path(folder).glob("*-*-*.png"):
+            game = path.name.split("-", 1)[0]
+            if game.isdigit():
+                by_game.setdefault(int(game), []).append(path)
+    except OSError as error:  # no folder yet, or one the app may not look into
+        if Path(folder).exists():
+            log.warning("could not look at the crops in %s: %s", folder, error)
+        return 0
+    removed = 0
+    for game in sorted(by_game)[: max(len(by_game) - games, 0)]:
+        for path in by_game[game]:
+            try:
+                path.unlink()
+                removed += 1
+            except OSError as error:
+                log.warning("could not delete the old crop %s: %s", path, error)
+    return removed
 
 
 def crop_path(app: Flask, game_id: int, roll: int, die: int) -> Path:

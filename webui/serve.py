@@ -18,6 +18,7 @@ import waitress
 
 from dicescore.ledger import Ledger
 from webui import create_app, db
+from webui.crops import prune_crops
 from webui.qr import qr_text
 from webui.sources import open_source, start
 
@@ -87,6 +88,7 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
             "PIN": f"{secrets.randbelow(10**6):06d}" if shared else None,
         }
     )
+    prune_crops(Path(app.config["CROPS"]))
     try:  # bound before anything is printed: a port in use says so, not a QR code and a PIN
         server = waitress.create_server(
             app,

@@ -11,8 +11,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
+
+from webui.crops import CROPS_KEPT_GAMES, prune_crops
 
 
 def free_port():
@@ -164,3 +167,34 @@ def test_a_port_outside_1_to_65535_is_refused(port, capsys):
         main(["serve", "--port", port])
     assert exit_info.value.code == 2
     assert "argument --port" in capsys.readouterr().err
+
+
+def test_it_keeps_the_newest_games_crops_only(database):
+    crops = database.parent / "crops"
+    crops.mkdir()
+    for game in range(1, CROPS_KEPT_GAMES + 6):
+        for roll, die in ((2, 0), (2, 1), (5, 0)):
+            (crops / f"{game}-{roll}-{die}.png").write_bytes(b"png")
+    (crops / "notes.txt").write_text("not a crop")
+    server = Server(database)
+    server.kill()
+    kept = {path.name.split("-")[0] for path in crops.glob("*.png")}
+    assert kept == {str(game) for game in range(6, CROPS_KEPT_GAMES + 6)}  # the 30 newest
+    assert len(list(crops.glob("*.png"))) == 3 * CROPS_KEPT_GAMES and (crops / "notes.txt").exists()
+
+
+def test_a_crop_that_will_not_go_is_left_and_the_rest_go(tmp_path, monkeypatch, caplog):
+    for game in (1, 2, 3):
+        (tmp_path / f"{game}-2-0.png").write_bytes(b"png")
+    unlink = Path.unlink
+
+    def stuck(path, *args):
+        if path.name == "1-2-0.png":
+            raise PermissionError("read-only")
+        unlink(path, *args)
+
+    monkeypatch.setattr(Path, "unlink", stuck)
+    assert prune_crops(tmp_path, games=1) == 1
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["1-2-0.png", "3-2-0.png"]
+    assert "could not delete the old crop" in caplog.text and "read-only" in caplog.text
+    assert prune_crops(tmp_path / "none yet") == 0
