@@ -1,5 +1,6 @@
 import os
 
+import cv2
 import pytest
 from hypothesis import settings
 
@@ -19,3 +20,18 @@ def pip_race(monkeypatch):
     """Registers the test-only PipRace game for the duration of a test."""
     monkeypatch.setitem(games.GAMES, PipRace.name, PipRace)
     return PipRace.name
+
+
+@pytest.fixture
+def windows_opencv(monkeypatch):
+    """OpenCV's imread and imwrite as on Windows, where they take the path in the ANSI code
+    page and do not find a folder named with any other letter (most of the world's names
+    have one somewhere): a test fails if the app hands them such a path."""
+
+    def ansi(path):
+        if not str(path).isascii():
+            raise AssertionError(f"OpenCV given a path Windows would fail on: {path}")
+
+    imread, imwrite = cv2.imread, cv2.imwrite
+    monkeypatch.setattr(cv2, "imread", lambda path, *a: ansi(path) or imread(path, *a))
+    monkeypatch.setattr(cv2, "imwrite", lambda path, *a: ansi(path) or imwrite(path, *a))

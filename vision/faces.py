@@ -51,6 +51,7 @@ import numpy as np
 import onnxruntime as ort
 
 from scoring.faces import ALL_LABELS, DIE_KINDS, die_kind, parse_face
+from vision.files import read_picture
 from vision.pips import count_pips
 from vision.readings import NAMED_FROM, as_bgr
 
@@ -512,7 +513,11 @@ class FaceClassifier:
         folder = self.data_dir / label
         read = []
         for path in sorted(folder.glob("*.png")):
-            crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            try:
+                crop = read_picture(path)
+            except OSError as error:  # there, but not to be read now (locked, no permission): kept
+                log.warning("the taught example %s cannot be read now: %s", path, error)
+                continue
             if crop is not None:
                 read.append((path, crop))
                 continue

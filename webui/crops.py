@@ -27,6 +27,7 @@ from flask import Flask
 from scoring.game import Event
 from scoring.games import GAMES
 from scoring.replay import corrected_moves, is_roll
+from vision.files import read_picture, write_picture
 
 log = logging.getLogger(__name__)
 
@@ -172,8 +173,7 @@ def save_crops(app: Flask, game_id: int, roll: int, crops: Sequence[np.ndarray |
         path = crop_path(app, game_id, roll, die)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            if not cv2.imwrite(str(path), crop):
-                raise OSError("OpenCV could not write it")
+            write_picture(path, crop)
         except (OSError, cv2.error) as error:  # the roll is stored; only teaching it later is lost
             log.warning("could not keep the crop %s: %s", path, error)
 
@@ -236,7 +236,7 @@ def learn_die(app: Flask, game_id: int, roll: int, die: int, label: str, kind: s
     if not is_kept(path):
         return None
     try:
-        crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        crop = read_picture(path)
         if crop is None:
             raise OSError(f"cannot read {path}")
         return bool(classifier(app).learn(crop, label, kind))

@@ -635,6 +635,24 @@ def test_a_damaged_example_is_forgotten_and_an_empty_folder_kept_harmlessly(tmp_
     assert not damaged.exists()
 
 
+def test_taught_faces_in_a_folder_named_outside_ascii_are_kept_across_a_restart(tmp_path, windows_opencv):
+    folder = tmp_path / "Zoë" / "dicescore"  # a Windows profile of that name holds the data folder
+    crops = render_set(2, 9, ("framed",))[0]
+    FaceClassifier(FAST_MODEL, data_dir=folder).learn(crops[0], "3", "cubes")
+    reopened = FaceClassifier(FAST_MODEL, data_dir=folder)  # the next start read them with imread
+    assert reopened.learned() == {"3": 1} and list((folder / "3").glob("*.png"))
+
+
+def test_a_taught_example_that_cannot_be_read_now_is_kept(tmp_path, monkeypatch, caplog):
+    crop = render_set(1, 9, ("framed",))[0][0]
+    FaceClassifier(FAST_MODEL, data_dir=tmp_path).learn(crop, "3", "cubes")
+    example = next((tmp_path / "3").glob("*.png"))
+    monkeypatch.setattr(np, "fromfile", lambda *a: (_ for _ in ()).throw(PermissionError(13, "locked")))
+    with caplog.at_level(logging.WARNING):
+        assert FaceClassifier(FAST_MODEL, data_dir=tmp_path).learned() == {}
+    assert example.exists() and f"the taught example {example} cannot be read now" in caplog.text
+
+
 def test_a_taught_folder_the_user_may_not_read_leaves_the_network_untaught(tmp_path, monkeypatch, caplog):
     crop = render_set(1, 9, ("framed",))[0][0]
     FaceClassifier(FAST_MODEL, data_dir=tmp_path).learn(crop, "3", "cubes")

@@ -119,6 +119,19 @@ def test_a_rolls_die_crops_are_served_for_the_tap_dialog(app, api):
     assert "the camera kept no picture of die 1 of roll #2" in missing.get_data(as_text=True)
 
 
+def test_crops_in_a_folder_named_outside_ascii_are_kept_and_served(app, api, windows_opencv, tmp_path):
+    from webui.crops import save_crops
+
+    app.config["CROPS"] = str(tmp_path / "Zoë" / "crops")  # a Windows profile of that name
+    game = api.new_game("cubes", ("Ana", "Bo"))
+    seq = api.move(game, "roll", "Ana", faces=["1", "2", "3", "4", "5", "6"]).json["event"]["seq"]
+    crop = np.full((64, 64, 3), 90, np.uint8)
+    save_crops(app, game, seq, [crop])
+    served = api.client.get(f"/games/{game}/rolls/{seq}/dice/0.png")
+    assert served.status_code == 200
+    assert (cv2.imdecode(np.frombuffer(served.data, np.uint8), cv2.IMREAD_COLOR) == crop).all()
+
+
 def test_a_crops_folder_the_app_may_not_look_into_keeps_no_crops_and_fails_no_page(app, api, monkeypatch):
     game = api.new_game("cubes", ("Ana", "Bo"))
     seq = api.move(game, "roll", "Ana", faces=["1", "2", "3", "4", "5", "6"]).json["event"]["seq"]
