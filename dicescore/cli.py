@@ -133,7 +133,19 @@ def port(text: str) -> int:
     return number
 
 
+def write_unicode(stream) -> None:
+    """Have ``stream`` write UTF-8 if its own encoding lacks the suits (♠♥♦♣) and the QR
+    code's blocks: on Windows, output sent to a file or a pipe is cp1252, and a meld's
+    clubs failed the whole command."""
+    try:
+        "♠♥♦♣█▀▄".encode(stream.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        stream.reconfigure(encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        write_unicode(stream)
     # OpenCV's and FFmpeg's own warnings ("moov atom not found", "can't open camera by
     # index") would sit above the one line that says what is wrong; read before cv2 loads.
     os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")

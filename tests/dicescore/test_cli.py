@@ -137,6 +137,23 @@ def test_the_console_script_runs_as_a_module():
     assert result.returncode == 0 and result.stdout == "Straight Flush, 6 high in hearts\n"
 
 
+def test_output_to_a_file_on_windows_keeps_its_suits():
+    # Windows writes output sent to a file or a pipe as cp1252, which has no suits: the
+    # command failed as bad input, and printed nothing
+    def melds(*options):
+        return subprocess.run(
+            [sys.executable, "-m", "dicescore", "melds", *options, "7H", "7S", "7D", "8C", "9C", "10C"],
+            capture_output=True,
+            env={**os.environ, "PYTHONIOENCODING": "cp1252"},
+        )
+
+    text, as_json = melds(), melds("--json")
+    assert text.returncode == 0 and as_json.returncode == 0, text.stderr + as_json.stderr
+    best = "Run of clubs: 8♣ 9♣ 10♣ (27); Set of 7s: 7♠ 7♥ 7♦ (21) = 48 points\n"
+    assert text.stdout.decode("utf-8") == best
+    assert "8♣" in json.dumps(json.loads(as_json.stdout.decode("utf-8")), ensure_ascii=False)
+
+
 def test_a_reader_that_stops_reading_ends_the_command_quietly():
     # `dicescore read ... --json | head -1`: each photo's line is written as it is read, so the
     # second one meets a closed pipe
