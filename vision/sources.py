@@ -32,6 +32,9 @@ STREAM_TIMEOUT_SECONDS = 5.0
 # failed try costs next to nothing, and a phone's stream back a few seconds later went
 # unwatched for up to 8 s more with waits that doubled, a roll thrown then never scored.
 RECONNECT_WAITS = (0.5, 1.0)
+# A reader waiting for a live source's next frame wakes this often: on Windows, Ctrl-C reaches
+# a thread waiting on a lock only when its wait ends, and a camera that is away ends none.
+WAKE_SECONDS = 0.5
 LOG_EVERY_TRIES = 60  # a source that stays away is said so on the first failed try, then each 60th
 # The largest picture read: a 200-megapixel phone's photo.  A damaged header can claim far
 # more (30000 x 30000 from a 16 KB file), which OpenCV would decode into gigabytes.
@@ -285,7 +288,8 @@ class NewestFrames:
     def __iter__(self) -> Iterator[np.ndarray]:
         while True:
             with self.condition:
-                self.condition.wait_for(lambda: self.frame is not None or self.ended)
+                while not self.condition.wait_for(lambda: self.frame is not None or self.ended, WAKE_SECONDS):
+                    pass  # woken only to let Ctrl-C in (WAKE_SECONDS)
                 frame, self.frame = self.frame, None
             if frame is None:
                 if self.error is not None:

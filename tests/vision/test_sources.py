@@ -492,3 +492,25 @@ def test_closing_a_source_that_is_away_ends_its_wait_and_opens_it_no_more():
     camera.close()
     assert time.monotonic() - started < 2
     assert len(opened) == 1 and not camera.newest.thread.is_alive()
+
+
+def test_a_reader_waiting_for_a_source_that_is_away_wakes_every_half_second(monkeypatch):
+    # On Windows Ctrl-C reaches a thread waiting on a lock only when the wait ends: a wait
+    # for a frame that never comes left `dicescore watch` deaf to it while the camera was away
+    gate = threading.Event()
+
+    def frames():
+        gate.wait(5)
+        yield np.zeros((4, 4, 3), np.uint8)
+
+    newest = vision.sources.NewestFrames(frames())
+    waits = []
+    wait_for = newest.condition.wait_for
+    monkeypatch.setattr(
+        newest.condition,
+        "wait_for",
+        lambda ready, timeout=None: waits.append(timeout) or wait_for(ready, timeout),
+    )
+    threading.Timer(1.2, gate.set).start()
+    assert len(list(newest)) == 1
+    assert waits[0] == vision.sources.WAKE_SECONDS and len(waits) >= 3  # woke at 0.5 and 1.0 s
