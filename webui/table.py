@@ -387,8 +387,10 @@ def summary(view: Mapping[str, Any]) -> dict[str, Any]:
 def csv_export(events: Sequence[Event]) -> str:
     """The log as CSV, one event a row, for a spreadsheet: a player's name that begins like a
     formula (``=``, ``+``, ``-``, ``@``) is written after a quote mark, so that opening the
-    file runs nothing a name smuggled in (CSV injection)."""
+    file runs nothing a name smuggled in (CSV injection). It begins with a byte-order mark:
+    without one, Excel reads the file in the machine's own code page (Zoë as ZoÃ«)."""
     out = io.StringIO()
+    out.write("\ufeff")
     writer = csv.writer(out)
     writer.writerow(["seq", "at", "type", "player", "auto", "faces", "data"])
     for event in events:

@@ -86,7 +86,7 @@ def test_export_as_json_lines_and_csv(api):
     lines = jsonl.get_data(as_text=True).splitlines()
     assert len(lines) == 3 and '"faces": ["1", "2"]' in lines[2]
     rows = api.client.get(f"/api/games/{game_id}/export.csv").get_data(as_text=True).splitlines()
-    assert rows[0] == "seq,at,type,player,auto,faces,data"
+    assert rows[0] == "\ufeffseq,at,type,player,auto,faces,data"  # the mark: Excel reads it as UTF-8
     seq, at, kind, player, auto, faces = rows[3].split(",")[:6]
     assert (seq, kind, auto, faces) == ("3", "roll", "0", "1 2") and player in ("Ana", "Bo")
 
