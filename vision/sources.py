@@ -13,6 +13,7 @@ source so that a camera that disappears is reopened with backoff instead of endi
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 import zlib
@@ -213,9 +214,8 @@ class CaptureSource(FrameSource):
         if not self.capture.isOpened():
             self.capture.release()
             what = "" if isinstance(target, int) else "stream " if live else "video file "
-            raise SourceError(
-                f"cannot open {what}{name}" + (" (is it plugged in?)" if isinstance(target, int) else "")
-            )
+            hint = camera_hint() if isinstance(target, int) else ""
+            raise SourceError(f"cannot open {what}{name}{hint}")
         fps = self.capture.get(cv2.CAP_PROP_FPS)
         self.fps = fps if 1 <= fps <= 240 else 30.0
         self.frames = int(self.capture.get(cv2.CAP_PROP_FRAME_COUNT)) if not live else 0
@@ -253,6 +253,17 @@ class CaptureSource(FrameSource):
 
     def close(self) -> None:
         self.capture.release()
+
+
+def camera_hint() -> str:
+    """What to check when a camera will not open. macOS opens none for a program until the
+    user lets the terminal use the camera, and before that it looks unplugged."""
+    if sys.platform == "darwin":
+        return (
+            " (is it plugged in? On macOS, let the terminal use the camera: System Settings,"
+            " Privacy & Security, Camera)"
+        )
+    return " (is it plugged in?)"
 
 
 class NewestFrames:

@@ -514,3 +514,13 @@ def test_a_reader_waiting_for_a_source_that_is_away_wakes_every_half_second(monk
     threading.Timer(1.2, gate.set).start()
     assert len(list(newest)) == 1
     assert waits[0] == vision.sources.WAKE_SECONDS and len(waits) >= 3  # woke at 0.5 and 1.0 s
+
+
+@pytest.mark.parametrize("platform", ["linux", "darwin", "win32"])
+def test_a_camera_that_will_not_open_says_what_to_check(monkeypatch, platform):
+    # macOS opens no camera for a program the user has not let use it, as if unplugged
+    monkeypatch.setattr(vision.sources.sys, "platform", platform)
+    with pytest.raises(SourceError) as refused:
+        open_source("7")
+    assert str(refused.value).startswith("cannot open camera 7 (is it plugged in?")
+    assert ("Privacy & Security, Camera" in str(refused.value)) == (platform == "darwin")
