@@ -19,11 +19,12 @@ figures).
 A crop the model cannot read (it looks like no face, or no label is confident enough) gets
 ``label=None``; its ``top`` still ranks the likeliest faces for a tap-to-correct menu.
 
-Learning from taps: ``clf.learn(crop, "QH")`` stores the crop in the user's data folder
-($DICESCORE_HOME/learned, else $XDG_DATA_HOME/dicescore/learned, else
-~/.local/share/dicescore/learned).  Every stored crop becomes a prototype of its label on
-the model's embedding: a later crop close to it, and clearly closer than to any other
-taught face, reads as that label (a crop tapped again as another face is that face only).
+Learning from taps: ``clf.learn(crop, "QH")`` stores the crop in learned/ of the user's
+dicescore folder (``dicescore.home``: $DICESCORE_HOME, else $XDG_DATA_HOME/dicescore, else
+~/.local/share/dicescore, or the system's own on Windows and macOS).  Every stored crop
+becomes a prototype of its label on the model's embedding: a later crop close to it, and
+clearly closer than to any other taught face, reads as that label (a crop tapped again as
+another face is that face only).
 Once every face of a die kind is taught for that kind (``learn(crop, label, kind)``), the
 taught faces need no lead, each is as likely as it is near, and each example speaks as
 varied views of itself too (turned, tilted, relit: ``varied``).  A tap fixes
@@ -50,6 +51,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from dicescore.home import data_home
 from scoring.faces import ALL_LABELS, DIE_KINDS, die_kind, parse_face
 from vision.files import read_picture
 from vision.pips import count_pips
@@ -142,10 +144,8 @@ class FaceReading:
 
 
 def default_data_dir() -> Path:
-    if os.environ.get("DICESCORE_HOME"):
-        return Path(os.environ["DICESCORE_HOME"]) / "learned"
-    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(data_home) / "dicescore" / "learned"
+    """learned/ in the user's dicescore folder (``dicescore.home``)."""
+    return data_home() / "learned"
 
 
 class FaceClassifier:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from flask import Flask, current_app, g
 
+from dicescore.home import data_home
 from dicescore.ledger import Ledger
 
 # A game and a roll as they appear in a URL: SQLite integers are 64-bit, so a bigger
@@ -16,12 +16,8 @@ ROLL = "<int(min=1, max=9223372036854775807):roll>"
 
 
 def default_database() -> Path:
-    """$DICESCORE_HOME/games.sqlite, else the user's data folder."""
-    home = os.environ.get("DICESCORE_HOME")
-    if home:
-        return Path(home) / "games.sqlite"
-    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(data) / "dicescore" / "games.sqlite"
+    """games.sqlite in the user's dicescore folder (``dicescore.home``)."""
+    return data_home() / "games.sqlite"
 
 
 def get_ledger() -> Ledger:
