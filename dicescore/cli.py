@@ -137,6 +137,8 @@ def write_unicode(stream) -> None:
     """Have ``stream`` write UTF-8 if its own encoding lacks the suits (♠♥♦♣) and the QR
     code's blocks: on Windows, output sent to a file or a pipe is cp1252, and a meld's
     clubs failed the whole command."""
+    if not hasattr(stream, "reconfigure"):  # none (pythonw), or one a caller put there
+        return
     try:
         "♠♥♦♣█▀▄".encode(stream.encoding or "ascii")
     except (UnicodeEncodeError, LookupError):
