@@ -341,11 +341,12 @@ speak.addEventListener("change", () => localStorage.setItem("dicescore.speak", s
 // The browser reconnects a stream that ends; one the server refused (every stream slot taken,
 // a 503) it closes for good, so this page asks again after the server's Retry-After.
 const STREAM_RETRY_MS = 5000;
+let stream;
 function listen() {
-  const stream = new EventSource(table.dataset.stream);
+  stream = new EventSource(table.dataset.stream);
   stream.addEventListener("table", (event) => redraw(JSON.parse(event.data)));
-  stream.addEventListener("error", () => {
-    if (stream.readyState === EventSource.CLOSED) setTimeout(listen, STREAM_RETRY_MS);
+  stream.addEventListener("error", (event) => {
+    if (event.target.readyState === EventSource.CLOSED) setTimeout(listen, STREAM_RETRY_MS);
   });
 }
 listen();
