@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 from flask import Flask
 
+from scoring.faces import parse_face
 from scoring.game import Event
 from scoring.games import GAMES
 from scoring.replay import corrected_moves, is_roll
@@ -178,14 +179,22 @@ def save_crops(app: Flask, game_id: int, roll: int, crops: Sequence[np.ndarray |
             log.warning("could not keep the crop %s: %s", path, error)
 
 
+def labels(faces: Sequence[str]) -> list[str]:
+    """A roll's faces by their own labels: the log keeps them as they were sent, and the
+    rules take other spellings too (``cubes``, ``TH``), which the classifier counts as one."""
+    return [parse_face(face).label for face in faces]
+
+
 def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) -> None:
     """Teach the classifier every die that ``correction`` (just stored after ``events``)
     changed or checked and whose crop was saved.  Never raises."""
     roll = correction.data["roll"]
-    before = {event.seq: event.data["faces"] for event in corrected_moves(events) if is_roll(event)}
+    before = {event.seq: labels(event.data["faces"]) for event in corrected_moves(events) if is_roll(event)}
     kind = die_kind_of(events)
     checked = correction.data.get("checked") or []  # a guess the player kept: right, and worth an example
-    for die, (old, new) in enumerate(zip(before.get(roll, []), correction.data["faces"], strict=False)):
+    for die, (old, new) in enumerate(
+        zip(before.get(roll, []), labels(correction.data["faces"]), strict=False)
+    ):
         if old != new or die in checked:
             learn_die(app, game_id, roll, die, new, kind)
 
@@ -199,7 +208,7 @@ def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> 
     few from other rolls read it surer.  Returns how many dice were ``taught``, ``saved``
     (their crops) and ``failed`` to be learnt (logged), and how many of the kind's ``faces``
     are ``known`` now; raises LookupError when ``roll`` is no roll of dice in force."""
-    faces = {event.seq: event.data["faces"] for event in corrected_moves(events) if is_roll(event)}
+    faces = {event.seq: labels(event.data["faces"]) for event in corrected_moves(events) if is_roll(event)}
     if roll not in faces:
         raise LookupError(f"there is no roll #{roll} of dice in this game")
     kind = die_kind_of(events)

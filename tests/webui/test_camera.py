@@ -27,6 +27,7 @@ from vision.readings import DieReadings
 from vision.sources import FrameSource, SourceError
 from vision.tracker import RollEvent
 from webui.camera import Camera, NoCamera, demo_camera, guess_faces, live_picture
+from webui.crops import SharedClassifier, save_crops
 from webui.sources import DemoRolls, open_source, start
 
 FELT = (40, 110, 50)  # BGR: no skin tone, so the tracker sees no hand
@@ -397,6 +398,24 @@ def test_a_vouched_roll_teaches_a_face_as_many_times_as_examples_are_kept(app, a
     assert api.post(teach).json["taught"] == 1
     assert len(threes.taught) == 2 and not np.array_equal(threes.taught[0][0], threes.taught[1][0])
     assert api.post(teach).json["taught"] == 0
+
+
+def test_a_face_corrected_in_another_spelling_is_taught_as_that_face(app, api):
+    # the rules take "cubes" for CUBES; teaching the roll looked the spelling up and failed
+    # with a 404 that said only 'cubes'
+    classifier = ToneClassifier({200: ("1", [("1", 0.9)])})
+    app.extensions["dicescore.classifier"] = SharedClassifier(classifier)
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    faces = ["1", "2", "3", "4", "5", "6"]
+    seq = api.move(game_id, "roll", "Ana", faces=faces, top=[[[face, 0.9]] for face in faces]).json["event"][
+        "seq"
+    ]
+    save_crops(app, game_id, seq, [np.full((64, 64, 3), 200, np.uint8)])
+    assert api.move(game_id, "correct", roll=seq, faces=["cubes", *faces[1:]]).status_code == 201
+    assert [label for _, label in classifier.taught] == ["CUBES"]
+    response = api.post(f"/api/games/{game_id}/rolls/{seq}/teach")
+    assert response.status_code == 200  # the crop is known as CUBES already: taught once
+    assert response.json == {"roll": seq, "taught": 0, "saved": 1, "known": 1, "faces": 8}
 
 
 def test_teaching_a_roll_that_is_not_there_is_refused_by_name(app, api, pip_dice):
