@@ -1,7 +1,9 @@
 """Where dicescore keeps a user's games and taught faces: ``$DICESCORE_HOME``, else
 ``$XDG_DATA_HOME/dicescore``, else the folder each system keeps programs' data in
 (``%LOCALAPPDATA%\\dicescore`` on Windows, ``~/Library/Application Support/dicescore`` on
-macOS, ``~/.local/share/dicescore`` elsewhere)."""
+macOS, ``~/.local/share/dicescore`` elsewhere). Before session 66 every system used
+``~/.local/share/dicescore``: where that folder is there and the system's own is not, it
+stays the folder, so that no one's games and taught faces are left behind by an update."""
 
 from __future__ import annotations
 
@@ -15,10 +17,11 @@ def data_home() -> Path:
         return Path(os.environ["DICESCORE_HOME"])
     if os.environ.get("XDG_DATA_HOME"):
         return Path(os.environ["XDG_DATA_HOME"]) / "dicescore"
+    earlier = Path.home() / ".local" / "share" / "dicescore"
     if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+        own = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "dicescore"
     elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
+        own = Path.home() / "Library" / "Application Support" / "dicescore"
     else:
-        base = Path.home() / ".local" / "share"
-    return base / "dicescore"
+        return earlier
+    return earlier if earlier.is_dir() and not own.exists() else own

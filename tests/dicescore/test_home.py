@@ -42,3 +42,19 @@ def test_windows_local_app_data_and_the_variables_that_name_it_outright(home, mo
     monkeypatch.setenv("DICESCORE_HOME", str(home / "mine"))
     assert default_database() == home / "mine" / "games.sqlite"
     assert default_data_dir() == home / "mine" / "learned"
+
+
+@pytest.mark.parametrize(
+    ("platform", "own"),
+    [("darwin", "Library/Application Support/dicescore"), ("win32", "AppData/Local/dicescore")],
+)
+def test_games_kept_where_earlier_versions_kept_them_stay_there(home, monkeypatch, platform, own):
+    # every version before session 66 kept them in ~/.local/share on every system: an update
+    # that looked only in the system's own folder showed no games and no taught faces
+    monkeypatch.setattr(dicescore.home.sys, "platform", platform)
+    earlier = home / ".local" / "share" / "dicescore"
+    earlier.mkdir(parents=True)
+    assert default_database() == earlier / "games.sqlite"
+    assert default_data_dir() == earlier / "learned"
+    (home / own).mkdir(parents=True)  # once the system's own folder is there, it is the one
+    assert data_home() == home / own
