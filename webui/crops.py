@@ -2,8 +2,8 @@
 
 The camera saves each die's rectified face crop when its roll is stored, as
 ``CROPS/<game id>-<roll seq>-<die index>.png`` (``CROPS`` defaults to a ``crops`` folder
-beside the database).  Only the newest games' crops are kept (``prune_crops``, at each start
-of ``dicescore serve``): an older game's board shows its rolls without pictures.
+beside the database).  Only the crops of the games played latest are kept (``prune_crops``,
+at each start of ``dicescore serve``): an older game's board shows its rolls without pictures.
 
 When a player's correction changes a die whose crop is there, the face classifier learns
 that crop as the face picked (``FaceClassifier.learn``), so the same misread does not come
@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 
 import cv2
@@ -113,32 +114,33 @@ class Locked:
             return self.classifier.classify(crops, **how)
 
 
-# The crops of this many of the newest games are kept. A roll leaves about 40 KB of them and
-# nothing deleted any: a year of weekly evenings came to a gigabyte in one folder.
+# The crops of this many of the games played latest are kept. A roll leaves about 40 KB of
+# them and nothing deleted any: a year of weekly evenings came to a gigabyte in one folder.
 CROPS_KEPT_GAMES = 30
 
 
-def prune_crops(folder: Path, games: int = CROPS_KEPT_GAMES) -> int:
-    """Delete the crops of all but the newest ``games`` games that have any (a game's id
-    grows with its age); how many files went.  A file that will not go is logged and left."""
-    by_game: dict[int, list[Path]] = {}
-    try:
-        for path in Path(folder).glob("*-*-*.png"):
-            game = path.name.split("-", 1)[0]
-            if game.isdigit():
-                by_game.setdefault(int(game), []).append(path)
-    except OSError as error:  # no folder yet, or one the app may not look into
-        if Path(folder).exists():
-            log.warning("could not look at the crops in %s: %s", folder, error)
-        return 0
+def prune_crops(folder: Path, games: Sequence[tuple[int, str]], keep: int = CROPS_KEPT_GAMES) -> int:
+    """Delete every crop but those of the first ``keep`` of ``games`` ((id, when it was made,
+    as the ledger writes it), the one played latest first), and those older than their game:
+    a crop left by a database since deleted would show, and teach, another game's die of the
+    same number.  How many files went; a file that will not go is logged and left."""
+    made = {game_id: datetime.fromisoformat(created).timestamp() for game_id, created in games[:keep]}
     removed = 0
-    for game in sorted(by_game)[: max(len(by_game) - games, 0)]:
-        for path in by_game[game]:
-            try:
+    try:
+        crops = list(Path(folder).glob("*-*-*.png"))
+    except OSError as error:  # one the app may not look into
+        log.warning("could not look at the crops in %s: %s", folder, error)
+        return 0
+    for path in crops:
+        game = path.name.split("-", 1)[0]
+        if not game.isdigit():
+            continue
+        try:
+            if int(game) not in made or path.stat().st_mtime < made[int(game)]:
                 path.unlink()
                 removed += 1
-            except OSError as error:
-                log.warning("could not delete the old crop %s: %s", path, error)
+        except OSError as error:
+            log.warning("could not delete the old crop %s: %s", path, error)
     return removed
 
 

@@ -51,13 +51,14 @@ def secret_key(database: Path) -> str:
     return key
 
 
-def check_database(path: Path) -> None:
+def check_database(path: Path) -> list[tuple[int, str, str]]:
     """Open the games database once before serving (creating it if new), so that a damaged
-    or unreadable file is one clear error now, not a failure on every page."""
+    or unreadable file is one clear error now, not a failure on every page; its games
+    (``Ledger.game_names``)."""
     try:
         ledger = Ledger.open(path)
         try:
-            ledger.game_names()
+            return ledger.game_names()
         finally:
             ledger.close()
     except (sqlite3.Error, OSError) as error:
@@ -80,7 +81,7 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
     shared = host not in LOOPBACK
     logging.basicConfig(level=logging.WARNING, format="dicescore: %(message)s", stream=sys.stderr)
     rolls = open_source(source)  # a bad source fails before the server starts
-    check_database(path)
+    games = check_database(path)
     app = create_app(
         {
             "DATABASE": str(path),
@@ -88,7 +89,7 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
             "PIN": f"{secrets.randbelow(10**6):06d}" if shared else None,
         }
     )
-    prune_crops(Path(app.config["CROPS"]))
+    prune_crops(Path(app.config["CROPS"]), [(game_id, made) for game_id, _, made in games])
     try:  # bound before anything is printed: a port in use says so, not a QR code and a PIN
         server = waitress.create_server(
             app,

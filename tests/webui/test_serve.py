@@ -3,6 +3,7 @@ a kill -9 loses no acknowledged move."""
 
 import http.cookiejar
 import json
+import os
 import re
 import signal
 import socket
@@ -11,10 +12,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
+from dicescore.ledger import Ledger
+from scoring.game import Event
 from webui.crops import CROPS_KEPT_GAMES, prune_crops
 
 
@@ -169,18 +173,26 @@ def test_a_port_outside_1_to_65535_is_refused(port, capsys):
     assert "argument --port" in capsys.readouterr().err
 
 
-def test_it_keeps_the_newest_games_crops_only(database):
+def test_it_keeps_the_crops_of_the_games_played_latest_and_none_older_than_their_game(database):
+    ledger = Ledger.open(database)
+    for _ in range(CROPS_KEPT_GAMES + 5):
+        ledger.new_game("cubes", ["Ana", "Bo"])
+    ledger.append(2, Event("roll", {"faces": ["1", "2", "3", "4", "5", "6"]}, player="Ana"))  # played latest
+    ledger.close()
     crops = database.parent / "crops"
     crops.mkdir()
-    for game in range(1, CROPS_KEPT_GAMES + 6):
-        for roll, die in ((2, 0), (2, 1), (5, 0)):
+    for game in range(1, CROPS_KEPT_GAMES + 8):  # the last two: games no longer in the database
+        for roll, die in ((2, 0), (2, 1)):
             (crops / f"{game}-{roll}-{die}.png").write_bytes(b"png")
+    made = datetime.fromisoformat(Ledger.open(database).game_names()[-1][2]).timestamp()
+    os.utime(crops / "35-2-0.png", (made - 60, made - 60))  # left by a database deleted since
     (crops / "notes.txt").write_text("not a crop")
     server = Server(database)
     server.kill()
-    kept = {path.name.split("-")[0] for path in crops.glob("*.png")}
-    assert kept == {str(game) for game in range(6, CROPS_KEPT_GAMES + 6)}  # the 30 newest
-    assert len(list(crops.glob("*.png"))) == 3 * CROPS_KEPT_GAMES and (crops / "notes.txt").exists()
+    kept = sorted(path.name for path in crops.glob("*.png"))
+    games = [2, *range(CROPS_KEPT_GAMES + 5, 6, -1)]  # the 30 played latest
+    assert kept == sorted(f"{game}-2-{die}.png" for game in games for die in (0, 1) if (game, die) != (35, 0))
+    assert (crops / "notes.txt").exists()
 
 
 def test_a_crop_that_will_not_go_is_left_and_the_rest_go(tmp_path, monkeypatch, caplog):
@@ -194,7 +206,8 @@ def test_a_crop_that_will_not_go_is_left_and_the_rest_go(tmp_path, monkeypatch, 
         unlink(path, *args)
 
     monkeypatch.setattr(Path, "unlink", stuck)
-    assert prune_crops(tmp_path, games=1) == 1
+    made = "2026-01-01T00:00:00.000+00:00"
+    assert prune_crops(tmp_path, [(3, made), (2, made), (1, made)], keep=1) == 1
     assert sorted(path.name for path in tmp_path.iterdir()) == ["1-2-0.png", "3-2-0.png"]
     assert "could not delete the old crop" in caplog.text and "read-only" in caplog.text
-    assert prune_crops(tmp_path / "none yet") == 0
+    assert prune_crops(tmp_path / "none yet", []) == 0
