@@ -142,7 +142,7 @@ def write_unicode(stream) -> None:
     try:
         "♠♥♦♣█▀▄".encode(stream.encoding or "ascii")
     except (UnicodeEncodeError, LookupError):
-        stream.reconfigure(encoding="utf-8")
+        stream.reconfigure(encoding="utf-8", errors=stream.errors)
 
 
 def main(argv: list[str] | None = None) -> int:

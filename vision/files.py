@@ -1,7 +1,8 @@
 """Pictures read and written through Python's own files, not OpenCV's ``imread`` and
 ``imwrite``: on Windows those take a path in the ANSI code page and fail on any folder
-whose name has a letter outside it (the data folder of a user named Zoë: every taught
-face forgotten at the next start, no crop of a camera roll kept)."""
+whose name has a letter outside it. In the data folder of a user named Zoë every taught
+face was forgotten at the next start (they are read here; ``FaceClassifier.learn`` writes
+them whole itself), and no crop of a camera roll was kept (written and read here)."""
 
 from __future__ import annotations
 

@@ -36,8 +36,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.from_mapping(config)
-    # The face crops of camera rolls, kept for tap-to-correct to teach (webui.crops).
-    app.config.setdefault("CROPS", str(Path(app.config["DATABASE"]).parent / "crops"))
+    # The face crops of camera rolls, kept for tap-to-correct to teach (webui.crops), beside
+    # the database; another database's in a folder of its own, or each would show, and prune
+    # away, the other's crops of games of the same number.
+    database = Path(app.config["DATABASE"])
+    crops = "crops" if database.name == "games.sqlite" else f"{database.stem}-crops"
+    app.config.setdefault("CROPS", str(database.parent / crops))
     app.extensions["dicescore.changes"] = Changes()
     # the latest board rendered for each game, for a player and a visitor (pages.render_board)
     app.extensions["dicescore.boards"] = KeptByVersion(most=8)

@@ -123,8 +123,9 @@ def prune_crops(folder: Path, games: Sequence[tuple[int, str]], keep: int = CROP
     """Delete every crop but those of the first ``keep`` of ``games`` ((id, when it was made,
     as the ledger writes it), the one played latest first), and those older than their game:
     a crop left by a database since deleted would show, and teach, another game's die of the
-    same number.  How many files went; a file that will not go is logged and left."""
-    made = {game_id: datetime.fromisoformat(created).timestamp() for game_id, created in games[:keep]}
+    same number (a game imported keeps its first move's time, so there this cannot tell).
+    How many files went; a file that will not go is logged and left."""
+    made = {game_id: made_at(created) for game_id, created in games[:keep]}
     removed = 0
     try:
         crops = list(Path(folder).glob("*-*-*.png"))
@@ -142,6 +143,15 @@ def prune_crops(folder: Path, games: Sequence[tuple[int, str]], keep: int = CROP
         except OSError as error:
             log.warning("could not delete the old crop %s: %s", path, error)
     return removed
+
+
+def made_at(created: str) -> float:
+    """A game's making as seconds since the epoch; minus infinity when its time is no time
+    (a game imported with its first move's ``at``, which nothing checks): its crops stay."""
+    try:
+        return datetime.fromisoformat(created).timestamp()
+    except (TypeError, ValueError):
+        return float("-inf")
 
 
 def crop_path(app: Flask, game_id: int, roll: int, die: int) -> Path:

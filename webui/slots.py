@@ -56,5 +56,12 @@ def held_open(respond: Callable[[], Response]) -> Response:
     except BaseException:
         slots.give_back()
         raise
-    response.call_on_close(slots.give_back)
+    given = []  # a response closed twice gives its slot back once
+
+    def give_back_once() -> None:
+        if not given:
+            given.append(True)
+            slots.give_back()
+
+    response.call_on_close(give_back_once)
     return response

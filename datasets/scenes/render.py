@@ -527,9 +527,9 @@ def flash_shot(rng, shot: dict) -> dict:
     """``shot`` taken with a phone's flash: a small bright light a few millimetres from the
     lens (the camera's own view, so glare sits on the faces that look at it and each die's
     shadow falls straight behind it), and the room's lights and ambient dimmed to 10-50%, as
-    a flash photo of a lamp-lit table shows them. At the dice the flash is as bright as the
-    brightest room light ``shot`` draws, or up to 2.5 times (``blender_scene.add_flash``
-    places it)."""
+    a flash photo of a lamp-lit table shows them. Its strength at the camera's focus is
+    10-30, where ``shot``'s room lights have 3-12 at their own distance
+    (``blender_scene.add_flash`` places it)."""
     room = float(rng.uniform(0.1, 0.5))
     lights = [light | {"energy": light["energy"] * room} for light in shot["lights"]]
     strength = float(rng.uniform(10, 30))

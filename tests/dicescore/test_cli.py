@@ -154,6 +154,17 @@ def test_output_to_a_file_on_windows_keeps_its_suits():
     assert "8♣" in json.dumps(json.loads(as_json.stdout.decode("utf-8")), ensure_ascii=False)
 
 
+def test_an_error_naming_a_file_no_encoding_can_write_is_still_said(tmp_path):
+    # stderr escapes what it cannot write; made UTF-8 for the suits, it must go on doing so
+    name = os.fsdecode(b"game-\xff.jsonl")
+    result = subprocess.run(
+        [sys.executable, "-m", "dicescore", "replay", str(tmp_path / name)],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    assert result.returncode == 2 and b"game-\\udcff.jsonl" in result.stderr
+
+
 def test_a_reader_that_stops_reading_ends_the_command_quietly():
     # `dicescore read ... --json | head -1`: each photo's line is written as it is read, so the
     # second one meets a closed pipe

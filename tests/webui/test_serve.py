@@ -19,6 +19,7 @@ import pytest
 
 from dicescore.ledger import Ledger
 from scoring.game import Event
+from webui import create_app
 from webui.crops import CROPS_KEPT_GAMES, prune_crops
 
 
@@ -211,3 +212,18 @@ def test_a_crop_that_will_not_go_is_left_and_the_rest_go(tmp_path, monkeypatch, 
     assert sorted(path.name for path in tmp_path.iterdir()) == ["1-2-0.png", "3-2-0.png"]
     assert "could not delete the old crop" in caplog.text and "read-only" in caplog.text
     assert prune_crops(tmp_path / "none yet", []) == 0
+
+
+def test_a_game_whose_making_time_is_no_time_keeps_its_crops(tmp_path):
+    # an imported game's is its first move's "at", which nothing checks: serve would not start
+    (tmp_path / "1-2-0.png").write_bytes(b"png")
+    assert prune_crops(tmp_path, [(1, "yesterday evening")]) == 0 and (tmp_path / "1-2-0.png").exists()
+
+
+def test_each_database_keeps_its_crops_in_a_folder_of_its_own(tmp_path):
+    # two databases in one folder showed each other's crops, and each start pruned the other's
+    def crops_of(database):
+        return create_app({"DATABASE": str(tmp_path / database)}).config["CROPS"]
+
+    assert crops_of("games.sqlite") == str(tmp_path / "crops")
+    assert crops_of("club.sqlite") == str(tmp_path / "club-crops")

@@ -157,3 +157,13 @@ def test_streams_past_the_limit_are_refused_and_pages_are_still_answered(app, ap
             except urllib.error.HTTPError:
                 assert time.monotonic() < deadline, "the closed tab's slot was never given back"
                 time.sleep(0.1)
+
+
+def test_a_stream_closed_twice_gives_its_slot_back_once(app, api):
+    game_id = api.new_game()
+    slots = app.extensions["dicescore.streams"]
+    response = app.test_client().get(f"/stream/games/{game_id}", buffered=False)
+    assert slots.open == 1
+    response.close()
+    response.close()
+    assert slots.open == 0  # not -1, which would raise the cap for good
