@@ -542,6 +542,30 @@ def test_a_device_refused_its_stream_asks_again_and_then_sees_the_moves(app, ser
     expect(second.locator("#turn")).to_contain_text("Bo's turn", timeout=15_000)
 
 
+SPOKEN = """
+window.spoken = [];
+Object.defineProperty(window, "speechSynthesis", {
+  value: { speak: (utterance) => window.spoken.push(utterance.text) },
+});
+"""
+
+
+def test_speaking_is_allowed_by_a_tap_as_phones_ask(server, open_tab):
+    # iOS speaks only once the page has spoken during a tap, and the notes never come in one
+    tab = open_tab(server)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo", "Cy"])
+    tab.add_init_script(SPOKEN)
+    tab.reload()
+    tab.get_by_label("Speak each scored roll").check()
+    assert tab.evaluate("window.spoken") == [" "]  # the tick itself speaks, silently
+    tab.reload()  # ticked still: the first tap speaks, once
+    expect(tab.locator("#table[data-ready]")).to_be_attached()
+    enter_dice(tab, "Ana", ["CUBES", "2", "BLANK", "BLANK", "BLANK", "BLANK"])
+    expect(tab.locator("#turn")).to_contain_text("Bo's turn")
+    spoken = tab.evaluate("window.spoken")
+    assert spoken[0] == " " and spoken.count(" ") == 1 and any("CUBES" in note for note in spoken[1:])
+
+
 def test_a_shooter_hand_entered_by_hand(server, open_tab):
     tab = open_tab(server)
     start_game(tab, "shooter", "Shooter", ["Ana", "Bo", "Cy"])

@@ -336,7 +336,17 @@ function move(form) {
 
 const speak = document.getElementById("speak");
 speak.checked = localStorage.getItem("dicescore.speak") === "yes";
-speak.addEventListener("change", () => localStorage.setItem("dicescore.speak", speak.checked ? "yes" : "no"));
+// A browser speaks only once the page has spoken during a tap (iOS Safari always; Chrome
+// after a reload), and the notes come from the stream or after a reply, never in one: so
+// the tick itself, or the first tap on a page that loads ticked, says a silent word.
+function allowSpeech() {
+  if (speak.checked && "speechSynthesis" in window) window.speechSynthesis.speak(new SpeechSynthesisUtterance(" "));
+}
+speak.addEventListener("change", () => {
+  localStorage.setItem("dicescore.speak", speak.checked ? "yes" : "no");
+  allowSpeech();
+});
+document.addEventListener("pointerdown", allowSpeech, { once: true });
 
 // The browser reconnects a stream that ends; one the server refused (every stream slot taken,
 // a 503) it closes for good, so this page asks again after the server's Retry-After.
