@@ -229,6 +229,10 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
         expect(tab.locator("#dice .die.unsure")).to_have_count(2)
         tab.wait_for_function(SHOWS_THE_DICE)  # the settled roll, drawn on the live picture
         tab.screenshot(path=SCREENSHOTS / "camera-live-view.png", full_page=True)
+        # brought back from the page cache (Back, a phone unlocked): the picture is opened again
+        shown = tab.locator("#live").get_attribute("src")
+        tab.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))")
+        expect(tab.locator("#live")).not_to_have_attribute("src", shown)
 
         tab.locator("#dice .die.unsure").first.click()  # the unreadable die, read as its likeliest face
         expect(tab.locator("#correct-guesses .face")).to_have_text(["blank", "2"])
@@ -564,6 +568,22 @@ def test_speaking_is_allowed_by_a_tap_as_phones_ask(server, open_tab):
     expect(tab.locator("#turn")).to_contain_text("Bo's turn")
     spoken = tab.evaluate("window.spoken")
     assert spoken[0] == " " and spoken.count(" ") == 1 and any("CUBES" in note for note in spoken[1:])
+
+
+def test_a_page_brought_back_from_the_page_cache_listens_again(server, open_tab):
+    # Back, or a phone unlocked, shows the page as it was left, with no load and no stream
+    tab = open_tab(server)
+    start_game(tab, "cubes", "Cubes", ["Ana", "Bo", "Cy"])
+    streams = []
+    tab.on("request", lambda asked: streams.append(asked.url) if "/stream/games/" in asked.url else None)
+    tab.evaluate("stream.close()")  # as the page cache closes it
+    tab.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))")
+    expect(tab.locator("#turn")).to_contain_text("Ana's turn")
+    tab.wait_for_timeout(300)
+    assert len(streams) == 1
+    second = open_tab(tab.url)
+    enter_dice(second, "Ana", ["CUBES", "2", "BLANK", "BLANK", "BLANK", "BLANK"])
+    expect(tab.locator("#turn")).to_contain_text("Bo's turn")  # the move reaches it again
 
 
 def test_a_shooter_hand_entered_by_hand(server, open_tab):

@@ -11,6 +11,8 @@ if (camera) {
     live.addEventListener("error", () => setTimeout(open, 2000));
     if (document.readyState === "complete") open();
     else window.addEventListener("load", open);
+    // a page brought back by Back or by unlocking the phone fires no load: its picture had stopped
+    window.addEventListener("pageshow", (event) => { if (event.persisted) open(); });
   }
   const cameraStatus = document.getElementById("camera-status");
   setInterval(async () => {

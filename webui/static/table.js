@@ -360,6 +360,13 @@ function listen() {
   });
 }
 listen();
+// A page brought back by Back or by unlocking the phone (the browser's page cache) lost its
+// stream while away: a new one sends the board at once.
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  stream.close();
+  listen();
+});
 
 // Everything is wired: the board takes taps now (style.css holds them off until then, as a
 // form sent before this script runs would reload the page and lose what was typed).
