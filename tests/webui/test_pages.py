@@ -385,6 +385,20 @@ def test_squib_squares_shows_each_square_by_its_size_and_the_ranking_by_name(app
     assert re.findall(r"<li>(\w+): \d+</li>", ranking) and "player:" not in ranking
 
 
+def test_every_number_a_player_types_asks_a_phone_for_its_keypad(api):
+    # type=number alone brings up the whole keyboard on an iPhone, a number row above it
+    game_id = api.new_game("shooter", players=("Ana", "Bo", "Cy"))
+    bidding = api.client.get(f"/games/{game_id}/board").json["html"]
+    for move, player, data in (("bid", "Bo", {"bid": 4}), ("pass", "Cy", {}), ("pass", "Ana", {})):
+        assert api.move(game_id, move, player, **data).status_code == 201
+    assert api.move(game_id, "trump", "Bo", trump="H").status_code == 201
+    tricks = api.client.get(f"/games/{game_id}/board").json["html"]
+    front = api.client.get("/").get_data(as_text=True)
+    for page, fields in ((bidding, 1), (tricks, 3), (front, 5)):
+        numbers = re.findall(r"<input type=\"number\"[^>]*>", page)
+        assert len(numbers) >= fields and all('inputmode="numeric"' in field for field in numbers)
+
+
 def test_shooters_hands_and_bids_read_as_a_score_pad_has_them(api):
     # they read "dealer: Ana, scores: (Ana: 2, Bo: 5, Cy: 1)" and "player: Bo, bid: 4"
     game_id = api.new_game("shooter", players=("Ana", "Bo", "Cy"))
