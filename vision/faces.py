@@ -53,7 +53,7 @@ import onnxruntime as ort
 
 from dicescore.home import data_home
 from scoring.faces import ALL_LABELS, DIE_KINDS, die_kind, parse_face
-from vision.files import read_picture
+from vision.files import read_picture, write_picture
 from vision.pips import count_pips
 from vision.readings import NAMED_FROM, as_bgr
 
@@ -368,17 +368,9 @@ class FaceClassifier:
             return set()
         folder.mkdir(parents=True, exist_ok=True)
         kept = folder / name
-        # whole or not at all: another process loading the folder as it is written would
-        # take a half-written example for a damaged one, and delete it
-        encoded, png = cv2.imencode(".png", crop)
-        part = folder / f"{name}.part"
         try:
-            if not encoded:
-                raise OSError("it cannot be encoded as PNG")
-            part.write_bytes(png.tobytes())
-            os.replace(part, kept)
+            write_picture(kept, crop)  # whole or not at all
         except OSError as error:
-            part.unlink(missing_ok=True)
             raise OSError(f"could not write the taught example {kept}: {error}") from None
         # Only now that the new example is kept do earlier copies go: a write that fails
         # (a full disk, a read-only folder) must not lose what was taught before.
