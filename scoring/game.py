@@ -114,6 +114,12 @@ class Game:
     max_players: ClassVar[int] = 10
     options_spec: ClassVar[Mapping[str, Option]] = {}
 
+    @classmethod
+    def most_players(cls, options: Mapping[str, Any]) -> int:
+        """How many players the game takes with these options (``max_players`` with the
+        options that allow most)."""
+        return cls.max_players
+
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
         self.players: tuple[str, ...] = check_players(players, self.min_players, self.max_players)
         self.options: dict[str, Any] = check_options(self.options_spec, options or {})

@@ -7,10 +7,14 @@ value.  A rolled joker is rolled again, unless the players make jokers wild: the
 worth whatever is best for its holder (1 to 11).  The closest to 21 without going over
 wins the round (tied hands all win it; when everyone busts nobody does).  The dealer
 moves left each round; after the last round the most round wins wins, and players tied
-at the top play more rounds among themselves.
+at the top play more rounds among themselves.  The sheet: "a maximum of three players can
+play with the nine dice ... Or just grab a few more sets of dice and you can have as many
+players as you like!": option ``dice_sets`` says how many sets are on the table, and each
+set deals three players.
 
 Events: ``roll`` ``{"faces": [one label]}`` with ``player`` = who receives the die, and
-``stand``.  A round uses at most the nine dice, so it ends when they are all out.
+``stand``.  A round uses at most the dice on the table (nine a set), so it ends when they
+are all out.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from scoring.game import Event, Game, IllegalMove, Option, cards_only, count_jok
 from scoring.turns import ALL_DICE, leaders, names, plural, seating
 
 GOAL = 21
+PLAYERS_PER_SET = 3  # nine dice deal at most three hands of three
+MAX_DICE_SETS = 4  # twelve players round one table
 
 
 def card_points(rank: Rank) -> int:
@@ -58,24 +64,38 @@ class TwentyOne(Game):
     title = "Square Shooters: Twenty-One"
     die_kind = "square-shooters"
     min_players = 2
-    max_players = 3  # nine dice deal at most three hands of three
+    max_players = PLAYERS_PER_SET * MAX_DICE_SETS
     options_spec: Mapping[str, Option] = {
         "jokers_wild": Option(
             False, "A rolled joker is wild (worth 1 to 11, whatever is best) instead of rolled again"
         ),
         "rounds": Option(5, "Rounds to play; the most round wins wins", minimum=1, maximum=99),
+        "dice_sets": Option(
+            1,
+            f"Sets of nine dice on the table; each set deals {PLAYERS_PER_SET} players",
+            minimum=1,
+            maximum=MAX_DICE_SETS,
+        ),
     }
+
+    @classmethod
+    def most_players(cls, options: Mapping[str, Any]) -> int:
+        return PLAYERS_PER_SET * options.get("dice_sets", 1)
 
     def dice_per_roll(self) -> int:
         return 1  # the dealer rolls one die at a time to one player
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
-        if isinstance(players, list | tuple) and len(players) > self.max_players:
-            raise IllegalMove(
-                f"Twenty-One takes at most {self.max_players} players: the nine dice deal "
-                f"at most three hands, not {len(players)}"
-            )
         super().__init__(players, options)
+        sets = self.options["dice_sets"]
+        if len(self.players) > self.most_players(self.options):
+            needed = -(-len(self.players) // PLAYERS_PER_SET)
+            raise IllegalMove(
+                f"{plural(sets, 'set')} of nine dice deal{'s' if sets == 1 else ''} at most "
+                f"{PLAYERS_PER_SET * sets} players, not {len(self.players)}: "
+                f"play with {needed} sets (option dice_sets)"
+            )
+        self.dice = ALL_DICE * sets
         self.round = 0
         self.wins = dict.fromkeys(self.players, 0)
         self.contenders: tuple[str, ...] = self.players
@@ -98,8 +118,10 @@ class TwentyOne(Game):
         if isinstance(face, Joker) and not self.options["jokers_wild"]:
             self.notes.append(f"{player} rolled a joker: roll that die again")
             return
-        if any(face in hand for hand in self.hands.values()):
-            raise IllegalMove(f"{face.label} is already out this round; each card is on one die")
+        out = sum(hand.count(face) for hand in self.hands.values())
+        if out >= self.options["dice_sets"]:
+            where = "one die" if out == 1 else f"{out} dice, one a set"
+            raise IllegalMove(f"{face.label} is already out this round; it is on {where}")
         self.hands[player] += (face,)
         value = hand_value(self.hands[player])
         if value > GOAL:
@@ -122,8 +144,8 @@ class TwentyOne(Game):
             self._end_round()
 
     def _end_round(self) -> None:
-        if self.dice_out() == ALL_DICE:
-            self.notes.append("all nine dice are out: the round ends")
+        if self.dice_out() == self.dice:
+            self.notes.append(f"all {self.dice} dice are out: the round ends")
         values = {player: hand_value(hand) for player, hand in self.hands.items()}
         standing = [player for player in self.order if values[player] <= GOAL]
         if standing:
@@ -159,7 +181,7 @@ class TwentyOne(Game):
             for player in self.order:
                 if len(self.hands[player]) < size:
                     return player
-        if self.dice_out() == ALL_DICE:
+        if self.dice_out() == self.dice:
             return None
         for player in self.order:
             if player not in self.stood and hand_value(self.hands[player]) < GOAL:
@@ -171,7 +193,7 @@ class TwentyOne(Game):
         return None if self.over else self.receiver()
 
     def roll_number(self) -> int | None:
-        """Dice rolled out so far this round (at most nine)."""
+        """Dice rolled out so far this round (at most the dice on the table)."""
         return self.dice_out() or None
 
     def dice_make(self) -> str:
@@ -197,7 +219,7 @@ class TwentyOne(Game):
             "rounds": self.options["rounds"],
             "dealer": self.dealer,
             "contenders": list(self.contenders),
-            "dice_left": ALL_DICE - self.dice_out(),
+            "dice_left": self.dice - self.dice_out(),
             "hands": {
                 player: {
                     "cards": [face.label for face in hand],

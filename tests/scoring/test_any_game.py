@@ -264,6 +264,9 @@ def random_options(game_class: type[Game], players: list[str], rng: random.Rando
     no larger than the default, so games stay short)."""
     options: dict[str, Any] = {}
     for name, option in game_class.options_spec.items():
+        if name == "dice_sets":  # Twenty-One: enough sets of nine dice for the players
+            options[name] = rng.randint(-(-len(players) // 3), option.maximum)
+            continue
         if rng.random() < 0.5:
             continue
         default = option.default
@@ -290,7 +293,8 @@ class Table:
 
     def __init__(self, name: str, rng: random.Random, options: dict[str, Any] | None = None):
         game_class = GAMES[name]
-        count = rng.randint(game_class.min_players, min(game_class.max_players, len(PLAYERS)))
+        most = game_class.max_players if options is None else game_class.most_players(options)
+        count = rng.randint(game_class.min_players, min(most, len(PLAYERS)))
         players = list(PLAYERS[:count])
         if options is None:
             options = random_options(game_class, players, rng)

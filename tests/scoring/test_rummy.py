@@ -66,6 +66,16 @@ def test_the_sheets_point_values(faces, points):
     assert score(faces) == points
 
 
+def test_the_boxs_check_of_a_full_set_is_a_roll_that_scores():
+    """Contents: "You can easily make sure you have a full deck by turning the dice so you
+    can see all 4 aces, all 4 kings, and the black joker": nine faces on nine dice, so one
+    roll.  AAAA (60) and KKKK (40); with the joker wild, A-K-Q of clubs (35) beats the
+    fourth ace and king: AAA 45 + KKK 30 + 35."""
+    check = "AS AH AD AC KS KH KD KC JOKER_BLACK"
+    assert score(check, jokers_wild=False) == 100
+    assert score(check) == 110
+
+
 def test_jokers_are_wild_unless_the_players_say_not():
     assert score(TWO_SEVENS_AND_A_JOKER) == 21
     assert score(TWO_SEVENS_AND_A_JOKER, jokers_wild=False) == 0

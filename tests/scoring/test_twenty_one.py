@@ -159,7 +159,7 @@ def test_a_round_ends_when_all_nine_dice_are_out():
     )
     play(game, ("Bob", "2C"), ("Bob", "3C"), ("Bob", "stand"))  # Bob: A A 2 3 = 17
     play(game, ("Cy", "4D"))  # the ninth die: Cy cannot draw again, nor Ann at all
-    assert game.notes[-2] == "all nine dice are out: the round ends"
+    assert game.notes[-2] == "all 9 dice are out: the round ends"
     assert game.totals() == {"Ann": 0, "Bob": 1, "Cy": 0}  # 17 against Cy's 8 and Ann's 6
     assert game.details()["round"] == 2
 
@@ -221,11 +221,39 @@ def test_any_legal_play_keeps_the_rules(data, jokers_wild):
 
 
 # -- bad input -------------------------------------------------------------------------
-def test_a_fourth_player_is_refused():
-    with pytest.raises(IllegalMove, match="at most 3 players"):
+def test_a_fourth_player_is_refused_with_one_set_of_dice():
+    with pytest.raises(IllegalMove, match="1 set of nine dice deals at most 3 players, not 4: play with 2"):
         new(("Ann", "Bob", "Cy", "Dee"))
-    with pytest.raises(IllegalMove, match="2 to 3 players"):
+    with pytest.raises(IllegalMove, match="2 to 12 players"):
         new(("Ann",))
+
+
+# -- "Or just grab a few more sets of dice and you can have as many players as you like!"
+def test_each_more_set_of_dice_deals_three_more_players():
+    seven = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
+    with pytest.raises(IllegalMove, match="2 sets of nine dice deal at most 6 players, not 7: play with 3"):
+        new(seven, dice_sets=2)
+    game = new(seven, dice_sets=3)
+    assert game.details()["dice_left"] == 27
+    with pytest.raises(IllegalMove, match="dice_sets must be at most 4"):
+        new(seven, dice_sets=5)
+
+
+def test_with_two_sets_a_card_can_be_out_twice_but_not_three_times():
+    game = play(new(("Ann", "Bob", "Cy", "Dee"), dice_sets=2), ("Bob", "KS"), ("Cy", "KS"))
+    assert game.details()["hands"]["Cy"]["cards"] == ["KS"]
+    with pytest.raises(IllegalMove, match="KS is already out this round; it is on 2 dice, one a set"):
+        play(game, ("Dee", "KS"))
+
+
+def test_with_two_sets_a_round_ends_when_all_eighteen_dice_are_out():
+    """Four players keep taking low cards until the 18 dice of two sets are out."""
+    game = new(("Ann", "Bob", "Cy", "Dee"), dice_sets=2)
+    low = [f"{rank}{suit}" for rank in ("A", "2", "3") for suit in "SHDC"] + ["4S", "4H", "4D"]
+    deal = iter(low + low[:3])  # 18 dice: every card at most twice
+    while game.details()["round"] == 1:
+        play(game, (game.turn(), next(deal)))
+    assert "all 18 dice are out: the round ends" in game.notes
 
 
 def test_a_die_rolled_to_the_wrong_player_is_refused():
@@ -277,7 +305,7 @@ def test_golden_game():
     assert game.totals() == {"Ann": 1, "Bob": 0, "Cy": 2}
     assert game.winners() == ["Cy"]
     assert game.details()["round"] == 3
-    assert "all nine dice are out: the round ends" in game.notes
+    assert "all 9 dice are out: the round ends" in game.notes
 
 
 def test_a_correction_re_derives_the_round():
