@@ -30,6 +30,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PIN_LOCKOUT_SECONDS=60,  # ...this long before each further try
         PIN_TRIES_ALL=30,  # wrong PINs all addresses together may send in that time
         MAX_CONTENT_LENGTH=256 * 1024,  # a move is a few hundred bytes; refuse floods early
+        MAX_IMPORT_LENGTH=16 * 1024 * 1024,  # a saved game brought back: 0.6 KB a camera roll
         STREAM_SECONDS=300,  # a stream ends after this long and the browser reconnects
         STREAM_POLL_SECONDS=0.5,  # how often a stream looks for moves made by other processes
         STREAMS_AT_ONCE=40,  # open live pictures and boards' event streams (webui.slots): 20 table tabs

@@ -113,9 +113,10 @@ def index():
     return render_new_game()
 
 
-def render_new_game(error: str | None = None, status: int = 200, sent=None):
+def render_new_game(error: str | None = None, status: int = 200, sent=None, import_error: str | None = None):
     """The front page; ``sent``, a new-game form the rules refused, is shown as it was filled
-    in, so that fixing one field does not mean typing every name again."""
+    in, so that fixing one field does not mean typing every name again.  ``import_error``: why
+    a saved game was not brought back."""
     games = get_ledger().games()
     # the game last played first: a family comes back to yesterday's game
     in_progress = sorted((game for game in games if not game["finished"]), key=last_move, reverse=True)
@@ -131,6 +132,7 @@ def render_new_game(error: str | None = None, status: int = 200, sent=None):
             camera=camera,
             watched=watched,
             error=error,
+            import_error=import_error,
             sent=sent,
             chosen_game=sent.get("game") if sent and sent.get("game") in GAMES else None,
             names=[name.strip() for name in sent.getlist("player") if name.strip()] if sent else [],
@@ -157,6 +159,30 @@ def new_game():
         game_id = get_ledger().new_game(name, players, options)
     except IllegalMove as error:
         return render_new_game(str(error), 400, request.form)
+    current_app.extensions["dicescore.changes"].notify()
+    return redirect(url_for("pages.table_page", game_id=game_id))
+
+
+@bp.post("/games/import")
+def import_game():
+    """A game saved with "Export JSON lines" (on this computer or another) stored as a new
+    game, once its whole log replays by today's rules."""
+    if not security.joined():
+        return redirect(url_for("pages.join", next=url_for("pages.index")))
+    request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]  # a long game's log
+    security.check_write()
+    upload = request.files.get("log")
+    if upload is None or not upload.filename:
+        return render_new_game(status=400, import_error="choose a saved game (a .jsonl file) to bring back")
+    try:
+        lines = upload.read().decode("utf-8-sig").splitlines()  # a BOM from an editor is no line
+        game_id = get_ledger().import_jsonl(lines)
+    except UnicodeDecodeError:
+        reason = f"{upload.filename} is not a saved game: JSON lines are text"
+        return render_new_game(status=400, import_error=reason)
+    except IllegalMove as error:
+        reason = f"{upload.filename} was not brought back: {error}"
+        return render_new_game(status=400, import_error=reason)
     current_app.extensions["dicescore.changes"].notify()
     return redirect(url_for("pages.table_page", game_id=game_id))
 

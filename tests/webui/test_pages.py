@@ -1,3 +1,4 @@
+import io
 import json
 import re
 import time
@@ -9,7 +10,10 @@ import numpy as np
 import pytest
 
 from scoring.games import GAMES
-from tests.webui.conftest import imported
+from scoring.replay import replay
+from tests.scoring.golden_logs import golden
+from tests.webui.conftest import Api, imported
+from webui import create_app
 
 
 def create(client, **form):
@@ -39,6 +43,72 @@ def test_the_form_explains_what_is_wrong(client):
     assert page.status_code == 400 and "option target must be a whole number" in page.get_data(as_text=True)
     page = create(client, game="test/pip-race", player=["Ana"], **{"test/pip-race:target": "0"})
     assert page.status_code == 400 and "at least 1" in page.get_data(as_text=True)
+    assert client.get("/api/games").json["games"] == []
+
+
+# -- bringing back a saved game ---------------------------------------------------------------
+GOLDEN = Path(__file__).parents[1] / "scoring" / "golden"
+
+
+def bring_back(client, content: bytes, filename="game-1.jsonl", csrf=None):
+    csrf = csrf or client.get("/api/session").json["csrf"]
+    return client.post(
+        "/games/import",
+        data={"csrf_token": csrf, "log": (io.BytesIO(content), filename)},
+        content_type="multipart/form-data",
+    )
+
+
+def test_a_game_exported_on_one_computer_is_brought_back_on_another(tmp_path, api):
+    """Export a game played here, bring it into a second table's fresh database: the same
+    game, to the last chip, and play goes on from where it stopped."""
+    game_id = api.new_game()
+    first = api.view(game_id)["turn"]
+    assert api.roll(game_id, "6", "5").status_code == 201
+    second = api.view(game_id)["turn"]
+    assert api.roll(game_id, "3", "1").status_code == 201
+    saved = api.client.get(f"/api/games/{game_id}/export.jsonl").data
+    other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "test"})
+    with other.test_client() as client:
+        response = bring_back(client, saved)
+        assert response.status_code == 302 and response.headers["Location"] == "/games/1"
+        view = client.get("/api/games/1").json["view"]
+        assert view == api.view(game_id)
+        assert view["totals"] == {first: 11, second: 4}
+        assert Api(client).roll(1, "2", "2").status_code == 201
+
+
+def test_every_golden_game_is_brought_back_as_it_ended(client):
+    for log in sorted(GOLDEN.glob("*.jsonl")):
+        response = bring_back(client, log.read_bytes(), log.name)
+        assert response.status_code == 302, log.name
+        game_id = int(response.headers["Location"].rsplit("/", 1)[1])
+        assert client.get(f"/api/games/{game_id}").json["view"] == replay(golden(log.name)).view()
+
+
+def test_a_saved_game_longer_than_any_move_is_brought_back(client):
+    """A long evening's log is larger than a move may be (MAX_CONTENT_LENGTH); blank lines,
+    which a log may hold, make this one so."""
+    log = (GOLDEN / "classic.jsonl").read_bytes() + b"\n" * (300 * 1024)
+    assert bring_back(client, log).status_code == 302
+
+
+def test_a_saved_game_that_does_not_replay_is_refused_and_nothing_is_stored(client):
+    lines = (GOLDEN / "twenty-one.jsonl").read_text().splitlines()
+    lines[3] = lines[3].replace('"player": "', '"player": "Zed')  # a die rolled to nobody playing
+    cases = [
+        ("\n".join(lines).encode(), "is not playing"),
+        (b"\xff\xfe not text", "is not a saved game: JSON lines are text"),
+        (b"{not json", "line 1 is not JSON"),
+        (b"", "the log is empty"),
+    ]
+    for content, reason in cases:
+        page = bring_back(client, content, "tonight.jsonl")
+        text = page.get_data(as_text=True)
+        assert page.status_code == 400 and "tonight.jsonl" in text and reason in text, reason
+    page = client.post("/games/import", data={"csrf_token": client.get("/api/session").json["csrf"]})
+    assert page.status_code == 400 and "choose a saved game" in page.get_data(as_text=True)
+    assert bring_back(client, (GOLDEN / "cubes.jsonl").read_bytes(), csrf="forged").status_code == 403
     assert client.get("/api/games").json["games"] == []
 
 
