@@ -199,9 +199,6 @@ class DieKind:
     def __post_init__(self):
         object.__setattr__(self, "label_set", frozenset(self.labels))
 
-    def faces(self) -> tuple[Face, ...]:
-        return parse_faces(self.labels)
-
     def check(self, label: str | Face) -> Face:
         face = parse_face(label)
         if face.label not in self.label_set:

@@ -219,9 +219,9 @@ class Game:
             raise IllegalMove(f"it is {expected}'s turn, not {event.player}'s")
         return event.player
 
-    def next_player(self, player: str, among: Sequence[str] | None = None) -> str:
-        seats = list(among or self.players)
-        return seats[(seats.index(player) + 1) % len(seats)]
+    def next_player(self, player: str) -> str:
+        """The player seated after ``player`` (the first after the last)."""
+        return self.players[(self.players.index(player) + 1) % len(self.players)]
 
 
 def check_players(players: Sequence[str], minimum: int, maximum: int) -> tuple[str, ...]:

@@ -86,11 +86,12 @@ def target_card(data: Any, card_id: str | None = None) -> TargetCard:
         raise IllegalMove(f"not a valid target card: {error}") from None
 
 
-def game_card(data: Any, card_id: str | None = None) -> GameCard:
-    """A target or shootout card from its JSON; IllegalMove if malformed."""
+def game_card(data: Any) -> GameCard:
+    """A target or shootout card from its JSON, as a physical card is entered (no id);
+    IllegalMove if malformed."""
     if isinstance(data, Mapping) and "shootout" in data:
-        return ShootoutCard(shootout_kind(data["shootout"]), card_id)
-    return target_card(data, card_id)
+        return ShootoutCard(shootout_kind(data["shootout"]))
+    return target_card(data)
 
 
 @dataclass(frozen=True)

@@ -203,8 +203,8 @@ class FrameSource:
 class CaptureSource(FrameSource):
     """Anything cv2.VideoCapture opens: a camera index, a video file, an MJPEG/RTSP URL."""
 
-    def __init__(self, target: int | str, name: str, live: bool, pace: bool = False):
-        self.name, self.live, self.pace = name, live, pace
+    def __init__(self, target: int | str, name: str, live: bool):
+        self.name, self.live = name, live
         if isinstance(target, str) and "://" in target:  # a stream: our own timeouts, not 30 s
             wait = round(STREAM_TIMEOUT_SECONDS * 1000)
             timeouts = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, wait, cv2.CAP_PROP_READ_TIMEOUT_MSEC, wait]
@@ -221,7 +221,7 @@ class CaptureSource(FrameSource):
         self.frames = int(self.capture.get(cv2.CAP_PROP_FRAME_COUNT)) if not live else 0
 
     def __iter__(self) -> Iterator[np.ndarray]:
-        misses, index, started = 0, 0, time.monotonic()
+        misses, index = 0, 0
         while True:
             asked = time.monotonic()
             ok, frame = self.capture.read()
@@ -231,8 +231,6 @@ class CaptureSource(FrameSource):
             if ok and frame is not None:
                 misses = 0
                 index += 1
-                if self.pace:  # play a file at the speed it was shot, like a camera would
-                    time.sleep(max(0.0, started + index / self.fps - time.monotonic()))
                 yield frame
                 continue
             if not self.live and (self.frames <= 0 or index >= self.frames - 1):
@@ -344,11 +342,9 @@ class ImageFolder(FrameSource):
             raise SourceError(f"none of the {len(self.paths)} images in folder {self.folder} could be read")
 
 
-def open_source(spec: str | int, pace: bool = False) -> FrameSource:
-    """The source a command-line SRC names: a camera index, ``demo``, a URL, a folder or a video file.
-
-    ``pace`` plays files and the demo at their own frame rate instead of as fast as possible.
-    """
+def open_source(spec: str | int) -> FrameSource:
+    """The source a command-line SRC names: a camera index, ``demo``, a URL, a folder or a
+    video file (files are read as fast as they decode; ``webui.camera`` paces them)."""
     spec = str(spec).strip()
     if not spec:
         raise SourceError("no source given: a camera index, demo, a URL, a video file or a folder of images")
@@ -360,7 +356,7 @@ def open_source(spec: str | int, pace: bool = False) -> FrameSource:
                 f"the demo clip is missing: {DEMO_CLIP} (render it with `python -m datasets.scenes.clips`,"
                 " as docs/vision.md says)"
             )
-        return CaptureSource(str(DEMO_CLIP), "demo", live=False, pace=pace)
+        return CaptureSource(str(DEMO_CLIP), "demo", live=False)
     if "://" in spec:
         return CaptureSource(spec, spec, live=True)
     path = Path(spec)
@@ -373,7 +369,7 @@ def open_source(spec: str | int, pace: bool = False) -> FrameSource:
         )
     if path.suffix.lower() in IMAGE_SUFFIXES | PHONE_ONLY_SUFFIXES:
         raise SourceError(f"{spec} is a single image: use `dicescore read` for images, or give their folder")
-    return CaptureSource(str(path), spec, live=False, pace=pace)
+    return CaptureSource(str(path), spec, live=False)
 
 
 class Reconnecting(FrameSource):

@@ -1,7 +1,8 @@
 """The table page: a Flask app over the ledger, in the shape of the Flask tutorial.
 
-``create_app(config)`` builds the app; blueprints ``pages`` (HTML), ``api`` (JSON) and
-``stream`` (server-sent events) share one ledger connection per request (``webui.db``);
+``create_app(config)`` builds the app; blueprints ``pages`` (HTML) and ``api`` (JSON) share
+one ledger connection per request (``webui.db``), and ``stream`` (server-sent events) opens
+its own for as long as a page listens;
 ``live`` serves the camera's picture, and ``dice`` what the camera was taught of the
 dice; ``slots`` caps the streams open at once.  ``dicescore serve`` runs it under waitress (``webui.serve``).
 """

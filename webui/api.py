@@ -2,7 +2,9 @@
 appending any event (rolls, corrections, undo and each game's own moves), export, the
 camera's status, and teaching the face classifier a roll the camera read.
 
-Every refusal is a 4xx with ``{"error": message}`` and leaves the log as it was.
+Every refusal is a 4xx with ``{"error": message}`` and leaves the log as it was; a roll
+whose dice could not be taught is a 500, and a database that cannot be written just now a
+503 (``webui.errors``), each with its message.
 """
 
 from __future__ import annotations

@@ -68,9 +68,9 @@ log = logging.getLogger(__name__)
 class LiveView:
     """What the pages show of the camera: a status line and the latest annotated frame (JPEG)."""
 
-    def __init__(self, status: str, running: bool = False):
+    def __init__(self, status: str):
         self.status = status
-        self.running = running
+        self.running = False
         self.jpeg: bytes | None = None
         self.number = 0  # frames published so far
         self.game_id: int | None = None  # the game whose rolls it scores, for the front page
@@ -457,10 +457,11 @@ class LoopedClip(FrameSource):
 
 
 def demo_camera(
-    clip: Path | None = None, detector_model: Path | None = None, classifier=None, photo_classifier=None
+    clip: Path | None = None, detector_model: Path | None = None, classifier=None
 ) -> Camera | None:
     """The demo clip read by the camera pipeline, as a Cubes game for three; None (with a
-    log line saying why) when the clip or the detector model is missing."""
+    log line saying why) when the clip or the detector model is missing.  A ``classifier``
+    given (tests) reads the video alone: a settled roll is not read again as a photo."""
     clip = clip or vision.sources.DEMO_CLIP
     detector_model = detector_model or vision.detector.DEFAULT_MODEL
     for needed in (clip, detector_model):
@@ -468,7 +469,8 @@ def demo_camera(
             log.warning("the demo video needs %s, which is missing: playing seeded throws instead", needed)
             return None
     try:
-        if classifier is None:  # the shipped models; a classifier given brings its photo one, or none
+        photo_classifier = None
+        if classifier is None:  # the shipped models: the camera's fast one, the photo one for stills
             classifier, photo_classifier = FaceClassifier(FAST_MODEL), FaceClassifier(DEFAULT_MODEL)
         return Camera(
             lambda: LoopedClip(Path(clip)),

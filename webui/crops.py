@@ -2,8 +2,9 @@
 
 The camera saves each die's rectified face crop when its roll is stored, as
 ``CROPS/<game id>-<roll seq>-<die index>.png`` (``CROPS`` defaults to a ``crops`` folder
-beside the database).  Only the crops of the games played latest are kept (``prune_crops``,
-at each start of ``dicescore serve``): an older game's board shows its rolls without pictures.
+beside ``games.sqlite``, and to ``<name>-crops`` beside a database of another name).
+Only the crops of the games played latest are kept (``prune_crops``, at each start of
+``dicescore serve``): an older game's board shows its rolls without pictures.
 
 When a player's correction changes a die whose crop is there, the face classifier learns
 that crop as the face picked (``FaceClassifier.learn``), so the same misread does not come

@@ -1,8 +1,9 @@
 """Where rolls come from when nobody types them in: a camera, a recording, the demo.
 
-A source yields settled rolls; ``feed`` appends each one to the table's game (the newest
-game in progress, of the source's die kind, that lets someone roll now) as that player's
-roll.  ``open_source`` names them:
+A source yields settled rolls; ``feed`` appends each one to the table's game (the dice game
+in progress, of the source's die kind, played last: ``table_game``) as the roll of the
+player who may roll now; while that game waits for another move, the roll waits too.
+``open_source`` names them:
 
 * a camera (a webcam index, a video file, a folder of images, an http/rtsp URL: what
   ``dicescore watch`` takes), read by ``webui.camera``, which appends its rolls itself;
