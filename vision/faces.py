@@ -24,7 +24,9 @@ dicescore folder (``dicescore.home``: $DICESCORE_HOME, else $XDG_DATA_HOME/dices
 ~/.local/share/dicescore, or the system's own on Windows and macOS).  Every stored crop
 becomes a prototype of its label on the model's embedding: a later crop close to it, and
 clearly closer than to any other taught face, reads as that label (a crop tapped again as
-another face is that face only).
+another face is that face only), unless the network is sure of a face nobody taught and the
+crop is no near copy of the example (``NETWORK_SURE``).  An example taught for a die kind
+(``learn(crop, label, kind)``) speaks for dice of that kind only.
 Once every face of a die kind is taught for that kind (``learn(crop, label, kind)``), the
 taught faces need no lead, each is as likely as it is near, and each example speaks as
 varied views of itself too (turned, tilted, relit: ``varied``).  A tap fixes
@@ -32,8 +34,9 @@ the die it was made on and the same die seen again; showing each face of an unse
 once teaches it in part: it halves the faces read wrong, and leaves near ties unsure, for a
 tap (docs/vision.md, "Teaching a dice set").  Embeddings are recomputed from the stored
 crops when the classifier starts, so taught examples survive a model update; the newest
-``TAUGHT_PER_FACE`` of each face and die kind are kept.  ``forget()`` deletes them (one
-face's, one kind's, or all).
+``TAUGHT_PER_FACE`` of each face and die kind are kept and read.  ``unlearn(crop, label,
+kind)`` takes one lesson back (a correction undone); ``forget()`` deletes them (one face's,
+one kind's, or all).
 """
 
 from __future__ import annotations
@@ -78,6 +81,11 @@ TAUGHT_MIN_LEAD = 0.1
 # A crop the model reads as no face at all needs a near copy of a taught example: taught
 # faces of an unseen style lie near `none`, and looser matches turned table crops into dice.
 TAUGHT_OVER_NONE = 0.95
+# Nor does an example speak over a face nobody taught that the network reads this surely,
+# unless it is as near a copy: one Cubes 4 tapped (rightly) after an odd light made the
+# camera read half the ones and fives it was sure of as 4, and one 2 tapped as 6 by
+# mistake, 90 of 99 twos as 6 (session 67's audit of learning from taps).
+NETWORK_SURE = 0.9
 # Each taught crop also stands for this many seeded variations of itself (``varied``):
 # turned any way, tilted, moved, relit, blurred, as the camera will see that face again.
 # They speak only for a whole set: under the lead rule they won nothing, and crops of other
@@ -177,6 +185,7 @@ class FaceClassifier:
         self.taught_for: dict[str, set[str | None]] = {}  # label: the die kinds it was taught for
         self.taught_cosines: dict[str, np.ndarray] = {}  # label: the network's cosines for each
         self.taught_varied: dict[str, np.ndarray] = {}  # label: which of them are varied views
+        self.example_kinds: dict[str, np.ndarray] = {}  # label: the die kind each was taught for
         self._masks: dict[str | None, np.ndarray] = {}
         self._taught_stacks: dict[bytes, tuple] = {}  # a die-kind mask's: see _taught_examples
         self._load_learned()
@@ -289,7 +298,12 @@ class FaceClassifier:
         taught, examples, firsts, example_reads_none, whole_set = self._taught_examples(allowed)
         if not taught:
             return cosines, embeddings
-        reads_none = np.where(allowed, cosines, -np.inf).argmax(1) == self.index[NONE]
+        masked = np.where(allowed, cosines, -np.inf)
+        best = masked.argmax(1)
+        reads_none = best == self.index[NONE]
+        columns = [self.index[label] for label in taught]
+        sure = softmax(self.scale * masked).max(1) >= NETWORK_SURE
+        sure_untaught = sure & ~reads_none & ~np.isin(best, columns)
         # each crop's similarity to the nearest example of each taught face; a crop the
         # network reads as `none` is compared only with examples it reads as a face (under the
         # same mask): a taught example it reads as `none` (a blank, an odd print) lies among
@@ -303,12 +317,12 @@ class FaceClassifier:
         speaks = (
             (nearest >= TAUGHT_MIN_SIMILARITY)
             & ((lead >= TAUGHT_MIN_LEAD) | whole_set)
-            & (~reads_none | (nearest >= TAUGHT_OVER_NONE))
+            & (~(reads_none | sure_untaught) | (nearest >= TAUGHT_OVER_NONE))
         )
         # Where they speak, every taught face is as likely as its nearest example is near: the
         # nearest names the crop (unless the network is surer of another face), and a close
         # second taught face keeps the reading unsure, as a near tie should be.
-        cells = np.ix_(np.flatnonzero(speaks), [self.index[label] for label in taught])
+        cells = np.ix_(np.flatnonzero(speaks), columns)
         cosines[cells] = np.maximum(cosines[cells], (sharpen if whole_set else 1.0) * similarity[speaks])
         return cosines, embeddings
 
@@ -316,17 +330,23 @@ class FaceClassifier:
         """The taught labels ``allowed`` (a die kind's mask) keeps, all their examples' embeddings
         stacked, where each label's first, which examples the network reads as `none` under
         that mask, and whether every face of that kind is taught for it (a whole set): kept
-        until a tap or a restart changes the taught examples."""
+        until a tap or a restart changes the taught examples.  A die kind's dice are read with
+        the examples taught for that kind, or for none named: a Cubes 4 is no plain die's 4."""
         key = allowed.tobytes()
         if key not in self._taught_stacks:
-            taught = [label for label in self.prototypes if allowed[self.index[label]]]
-            if not taught:
-                return taught, None, None, None, False
             # the die kind this mask is ``_allowed``'s for, if any (None: every label)
             kind = next((name for name, mask in self._masks.items() if name and mask.tobytes() == key), None)
             whole_set = kind in self.whole_sets()
             # the varied views speak for a whole set only: elsewhere they reach into other prints
-            used = {label: whole_set | ~self.taught_varied[label] for label in taught}
+            used = {
+                label: (whole_set | ~self.taught_varied[label])
+                & ((kind is None) | np.isin(self.example_kinds[label], [kind, None]))
+                for label in self.prototypes
+                if allowed[self.index[label]]
+            }
+            taught = [label for label, rows in used.items() if rows.any()]
+            if not taught:
+                return taught, None, None, None, False
             counts = [int(used[label].sum()) for label in taught]
             cosines = [self.taught_cosines[label][used[label]] for label in taught]
             read = [np.where(allowed, each, -np.inf).argmax(1) for each in cosines]
@@ -361,13 +381,11 @@ class FaceClassifier:
         if kind is not None and label not in die_kind(kind).label_set:
             raise ValueError(f"{label} is not a face of {kind} dice")
         crop = np.ascontiguousarray(crop)
-        folder = self.data_dir / label
-        digest = hashlib.sha1(crop.tobytes()).hexdigest()[:16]
-        name = f"{digest}.png" if kind is None else f"{digest}.{kind}.png"
-        if (folder / name).is_file():  # taught so already: one example, as a restart would load
+        kept = self._example_path(crop, label, kind)
+        if kept.is_file():  # taught so already: one example, as a restart would load
             return set()
-        folder.mkdir(parents=True, exist_ok=True)
-        kept = folder / name
+        digest = kept.name.split(".")[0]
+        kept.parent.mkdir(parents=True, exist_ok=True)
         try:
             write_picture(kept, crop)  # whole or not at all
         except OSError as error:
@@ -398,8 +416,27 @@ class FaceClassifier:
             self._reload(changed_label)
         if label not in reloaded:
             self.taught_for.setdefault(label, set()).add(kind)
-            self._add_prototypes(label, [crop])
+            self._add_prototypes(label, [crop], [kind])
         return {label} | reloaded
+
+    def unlearn(self, crop: np.ndarray, label: str, kind: str | None = None) -> set[str]:
+        """Take back ``crop`` taught as ``label`` for ``kind`` (a correction undone): its example
+        is deleted.  Returns the labels whose examples changed (none: it was not taught so)."""
+        path = self._example_path(np.ascontiguousarray(crop), parse_face(label).label, kind)
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return set()
+        except OSError as error:
+            reason = error.strerror or error
+            raise OSError(f"could not take back the taught example {path}: {reason}") from None
+        self._reload(path.parent.name)
+        return {path.parent.name}
+
+    def _example_path(self, crop: np.ndarray, label: str, kind: str | None) -> Path:
+        """Where ``crop`` taught as ``label`` for ``kind`` is kept: named by its pixels."""
+        digest = hashlib.sha1(crop.tobytes()).hexdigest()[:16]
+        return self.data_dir / label / (f"{digest}.png" if kind is None else f"{digest}.{kind}.png")
 
     def taught_examples(self, kind: str) -> dict[str, list[Path]]:
         """The stored examples taught for die kind ``kind``, by face, the newest first."""
@@ -414,8 +451,8 @@ class FaceClassifier:
 
     def _examples(self, label: str, kind: str | None) -> list[Path]:
         """``label``'s stored examples taught for ``kind`` (None: for no kind named), the newest first."""
-        paths = [path for path in (self.data_dir / label).glob("*.png") if taught_kind(path) == kind]
-        return sorted(paths, key=lambda path: (path.stat().st_mtime_ns, path.name), reverse=True)
+        paths = (self.data_dir / label).glob("*.png")
+        return newest_first(path for path in paths if taught_kind(path) == kind)
 
     def forget(self, label: str | None = None, kind: str | None = None) -> set[str]:
         """Delete the taught examples of ``label``, or of every face; only those taught for
@@ -424,6 +461,9 @@ class FaceClassifier:
         names it."""
         labels = [parse_face(label).label] if label is not None else self._taught_folders()
         changed, stuck = set(), []
+        # what this classifier holds in memory too: an example deleted by hand from the folder
+        # is forgotten there, and must be here as well (all of it, for every face)
+        looked = set(labels) | (set(self.prototypes) if label is None else set())
         for name in labels:
             for path in (self.data_dir / name).glob("*.png"):
                 if not path.is_file() or kind not in (None, taught_kind(path)):
@@ -433,8 +473,11 @@ class FaceClassifier:
                     changed.add(name)
                 except OSError as error:
                     stuck.append(f"{path} ({error.strerror or error})")
-        for name in changed:
+        for name in looked:
+            had = self.learned().get(name, 0)
             self._reload(name)
+            if self.learned().get(name, 0) != had:
+                changed.add(name)
         if stuck:
             error = OSError(f"could not forget {len(stuck)} taught examples: {'; '.join(stuck[:3])}")
             error.changed = changed  # what was forgotten all the same, for the other face model
@@ -461,24 +504,27 @@ class FaceClassifier:
         """The die kinds whose every face is taught for that kind: dice sets taught whole."""
         return {name for name, kind in DIE_KINDS.items() if len(self.taught_faces(name)) == len(kind.labels)}
 
-    def _add_prototypes(self, label: str, crops) -> None:
+    def _add_prototypes(self, label: str, crops, kinds: Sequence[str | None]) -> None:
+        """``crops`` as examples of ``label``, each taught for the die kind in ``kinds``."""
         # A die can land turned any way: each example is stored at its four right-angle turns,
         # and as varied views of it, seeded by its pixels so that a restart stores the same.
-        shown, is_varied = [], []
-        for crop in crops:
+        shown, is_varied, row_kinds = [], [], []
+        for crop, kind in zip(crops, kinds, strict=True):
             crop = self._fit(crop)
             seed = int.from_bytes(hashlib.sha1(crop.tobytes()).digest()[:8], "little")
             shown += [np.rot90(crop, k) for k in range(4)]
             shown += varied(crop, TAUGHT_VARIATIONS, np.random.default_rng(seed))
             is_varied += [False] * 4 + [True] * TAUGHT_VARIATIONS
+            row_kinds += [kind] * (4 + TAUGHT_VARIATIONS)
         logits, embeddings = self._run(self.prepare(shown))
-        cosines, is_varied = logits / self.scale, np.array(is_varied)
+        cosines, is_varied, row_kinds = logits / self.scale, np.array(is_varied), np.array(row_kinds, object)
         if label in self.prototypes:
             embeddings = np.concatenate([self.prototypes[label], embeddings])
             cosines = np.concatenate([self.taught_cosines[label], cosines])
             is_varied = np.concatenate([self.taught_varied[label], is_varied])
+            row_kinds = np.concatenate([self.example_kinds[label], row_kinds])
         self.prototypes[label], self.taught_cosines[label] = embeddings, cosines
-        self.taught_varied[label] = is_varied
+        self.taught_varied[label], self.example_kinds[label] = is_varied, row_kinds
         self._taught_stacks.clear()
 
     def _load_learned(self) -> None:
@@ -500,11 +546,27 @@ class FaceClassifier:
         self.prototypes.pop(label, None)
         self.taught_cosines.pop(label, None)
         self.taught_varied.pop(label, None)
+        self.example_kinds.pop(label, None)
         self.taught_for.pop(label, None)
         self._taught_stacks.clear()
         folder = self.data_dir / label
+        by_kind: dict[str | None, list[Path]] = {}
+        for path in newest_first(folder.glob("*.png")):
+            by_kind.setdefault(taught_kind(path), []).append(path)
+        # only as many as ``learn`` keeps: hundreds put there by hand slowed every reading
+        kept = [path for paths in by_kind.values() for path in paths[:TAUGHT_PER_FACE]]
+        for kind, paths in by_kind.items():
+            if len(paths) > TAUGHT_PER_FACE:
+                log.warning(
+                    "%s has %d examples of %s taught for %s: the newest %d are read, as a face keeps",
+                    folder,
+                    len(paths),
+                    label,
+                    kind or "no die kind",
+                    TAUGHT_PER_FACE,
+                )
         read = []
-        for path in sorted(folder.glob("*.png")):
+        for path in sorted(kept):
             try:
                 crop = read_picture(path)
             except OSError as error:  # there, but not to be read now (locked, no permission): kept
@@ -520,10 +582,22 @@ class FaceClassifier:
                 path.unlink()
         if read:
             self.taught_for[label] = {taught_kind(path) for path, _ in read}
-            self._add_prototypes(label, [crop for _, crop in read])
+            self._add_prototypes(label, [crop for _, crop in read], [taught_kind(path) for path, _ in read])
         elif folder.is_dir() and not any(folder.iterdir()):
             with contextlib.suppress(OSError):  # an empty folder the data folder keeps: harmless
                 folder.rmdir()
+
+
+def newest_first(paths) -> list[Path]:
+    """Taught examples' paths, the newest written first (a file gone meanwhile: last)."""
+
+    def written(path: Path) -> tuple[int, str]:
+        try:
+            return path.stat().st_mtime_ns, path.name
+        except OSError:
+            return 0, path.name
+
+    return sorted(paths, key=written, reverse=True)
 
 
 def taught_kind(path: Path) -> str | None:
