@@ -22,7 +22,7 @@ from dicescore.ledger import UnknownGame
 from scoring.faces import DIE_KINDS, UnknownFace
 from scoring.game import Event, IllegalMove
 from scoring.games import GAMES
-from scoring.replay import replayed
+from scoring.replay import next_to_undo, replayed
 from webui import crops, security
 from webui.db import GAME_ID, ROLL, get_ledger
 from webui.table import catalog, csv_export, die_kinds, history, table
@@ -211,11 +211,20 @@ def append_event(game_id: int):
         check_correction(events[0], event)
     stored = by_the_rules(lambda: ledger.append(game_id, event, version))
     current_app.extensions["dicescore.changes"].notify()
-    if stored.type == "correct":  # stored first: a classifier that fails to learn changes nothing
-        # the log as the correction found it: another move may have come since this request began
-        crops.teach(current_app, game_id, ledger.events(game_id)[: stored.seq - 1], stored)
+    lesson: dict[str, list[str]] = {}
+    if stored.type in ("correct", "undo"):  # stored first: a classifier that fails to learn changes nothing
+        # the log as the move found it: another may have come since this request began
+        before = ledger.events(game_id)[: stored.seq - 1]
+        undone = next_to_undo(before) if stored.type == "undo" else None
+        if stored.type == "correct":
+            lesson = crops.teach(current_app, game_id, before, stored)
+        elif undone is not None and undone.type == "correct":  # a lesson taken back with its tap
+            lesson = crops.unteach(current_app, game_id, before[: undone.seq - 1], undone)
     state = table(ledger, game_id)
-    return jsonify(event=stored.to_json(), version=state["version"], view=state["view"]), 201
+    reply = {"event": stored.to_json(), "version": state["version"], "view": state["view"]}
+    if any(lesson.values()):  # what the camera learnt or forgot, for the player to be told
+        reply["lesson"] = lesson
+    return jsonify(reply), 201
 
 
 @bp.post(f"/games/{GAME_ID}/rolls/{ROLL}/teach")

@@ -83,6 +83,13 @@ class SharedClassifier:
             self._reload_photos(changed)
             return changed
 
+    def unlearn(self, crop: np.ndarray, label: str, kind: str | None = None) -> set[str]:
+        """As ``FaceClassifier.unlearn``; the photo classifier reloads what changed."""
+        with self.lock:
+            changed = self.classifier.unlearn(crop, label, kind)
+            self._reload_photos(changed)
+            return changed
+
     def forget(self, label: str | None = None, kind: str | None = None) -> set[str]:
         """As ``FaceClassifier.forget``."""
         with self.lock:
@@ -198,18 +205,48 @@ def labels(faces: Sequence[str]) -> list[str]:
     return [parse_face(face).label for face in faces]
 
 
-def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) -> None:
+def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) -> dict[str, list[str]]:
     """Teach the classifier every die that ``correction`` (just stored after ``events``)
-    changed or checked and whose crop was saved.  Never raises."""
-    roll = correction.data["roll"]
+    changed or checked and whose crop was saved.  Never raises.  Returns the faces ``learnt``
+    and those that ``failed`` (logged), for the player to be told."""
+    kind, roll = die_kind_of(events), correction.data["roll"]
+    told: dict[str, list[str]] = {"learnt": [], "failed": []}
+    for die, face in lessons(events, correction):
+        if is_kept(crop_path(app, game_id, roll, die)):  # a die entered by hand has no crop
+            learnt = learn_die(app, game_id, roll, die, face, kind) is not None
+            told["learnt" if learnt else "failed"].append(face)
+    return told
+
+
+def unteach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) -> dict[str, list[str]]:
+    """Take back what ``correction`` (stored after ``events``) taught, now that it is undone:
+    a tap on the wrong face, taken back, must not go on reading other dice as that face.
+    Never raises.  Returns the faces ``taken_back`` and those that ``failed`` (logged)."""
+    kind, roll = die_kind_of(events), correction.data["roll"]
+    told: dict[str, list[str]] = {"taken_back": [], "failed": []}
+    for die, face in lessons(events, correction):
+        path = crop_path(app, game_id, roll, die)
+        try:
+            crop = read_picture(path) if is_kept(path) else None
+            if crop is not None and classifier(app).unlearn(crop, face, kind):
+                told["taken_back"].append(face)
+        except Exception:  # whatever it hits, the undo stands
+            log.exception("game %s roll #%s die %s: could not take back %s", game_id, roll, die + 1, face)
+            told["failed"].append(face)
+    return told
+
+
+def lessons(events: Sequence[Event], correction: Event) -> list[tuple[int, str]]:
+    """The dice ``correction`` (after ``events``) teaches, and as what face: each it changed,
+    and each guess the player kept (checked: right, and worth an example)."""
     before = {event.seq: labels(event.data["faces"]) for event in corrected_moves(events) if is_roll(event)}
-    kind = die_kind_of(events)
-    checked = correction.data.get("checked") or []  # a guess the player kept: right, and worth an example
-    for die, (old, new) in enumerate(
-        zip(before.get(roll, []), labels(correction.data["faces"]), strict=False)
-    ):
-        if old != new or die in checked:
-            learn_die(app, game_id, roll, die, new, kind)
+    checked = correction.data.get("checked") or []
+    now = labels(correction.data["faces"])
+    return [
+        (die, new)
+        for die, (old, new) in enumerate(zip(before.get(correction.data["roll"], []), now, strict=False))
+        if old != new or die in checked
+    ]
 
 
 def teach_roll(app: Flask, game_id: int, events: Sequence[Event], roll: int) -> dict[str, int]:

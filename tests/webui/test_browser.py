@@ -243,6 +243,8 @@ def test_a_camera_roll_is_seen_live_and_a_guessed_die_fixed_with_two_taps(app, s
         expect(tab.locator("#dice .die.unsure")).to_have_count(1)
         expect(tab.locator("#history li").first).to_contain_text("corrected to")
         assert [label for _, label in classifier.taught] == ["2"]  # taught with the die's crop
+        told = "The camera learnt this die as 2, and reads such dice so from now on."
+        expect(tab.locator("#taught")).to_have_text(told)
 
         tab.locator("#dice .die").first.click()  # the whole roll reads right now: vouch for it
         tab.locator("#teach-roll").click()

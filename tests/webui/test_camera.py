@@ -107,6 +107,17 @@ class ToneClassifier:
         self.taught_kinds.append(kind)
         return {label}
 
+    def unlearn(self, crop, label, kind=None):
+        lessons = self.lessons()
+        kept = [
+            i
+            for i, (known, taught) in enumerate(lessons)
+            if not (np.array_equal(crop, known) and taught == (label, kind))
+        ]
+        self.taught = [self.taught[i] for i in kept]
+        self.taught_kinds = [self.taught_kinds[i] for i in kept]
+        return {label} if len(kept) < len(lessons) else set()
+
     def lessons(self):
         return [
             (crop, (label, kind)) for (crop, label), kind in zip(self.taught, self.taught_kinds, strict=True)
@@ -310,6 +321,29 @@ def test_a_correction_teaches_the_classifier_each_changed_die_from_its_crop(app,
     assert np.array_equal(classifier.taught[1][0], crop_tone(app, game_id, roll["seq"], 1 - five)[0])
 
 
+def test_undoing_a_correction_takes_back_what_it_taught(app, api, pip_dice):
+    """A tap on the wrong face, undone, must not go on reading other dice as that face."""
+    _, classifier, _ = pip_dice
+    game_id, roll = a_camera_roll(app, api, pip_dice)
+    fixed = ["5" if face == "3" else face for face in roll["faces"]]
+    assert api.move(game_id, "correct", roll=roll["seq"], faces=fixed).json["lesson"] == {
+        "learnt": ["5"],
+        "failed": [],
+    }
+    assert [label for _, label in classifier.taught] == ["5"]
+    undone = api.move(game_id, "undo")
+    assert undone.status_code == 201 and undone.json["lesson"] == {"taken_back": ["5"], "failed": []}
+    assert classifier.taught == [] and api.view(game_id)["totals"][roll["player"]] == 8
+
+    # an undo of another move (the roll itself) takes back nothing
+    api.move(game_id, "correct", roll=roll["seq"], faces=["6", "6"])
+    assert sorted(label for _, label in classifier.taught) == ["6", "6"]
+    api.roll(game_id, "1", "2")
+    undone = api.move(game_id, "undo")
+    assert undone.status_code == 201 and "lesson" not in undone.json
+    assert sorted(label for _, label in classifier.taught) == ["6", "6"]
+
+
 def test_a_classifier_that_fails_to_learn_does_not_fail_the_correction(app, api, pip_dice, caplog):
     detector, classifier, tones = pip_dice
     game_id = api.new_game()
@@ -322,7 +356,7 @@ def test_a_classifier_that_fails_to_learn_does_not_fail_the_correction(app, api,
 
     classifier.learn = broken
     response = api.move(game_id, "correct", roll=roll["seq"], faces=["6", "6"])
-    assert response.status_code == 201
+    assert response.status_code == 201 and response.json["lesson"] == {"learnt": [], "failed": ["6", "6"]}
     assert api.view(game_id)["totals"][roll["player"]] == 12
     assert "could not learn it as 6" in caplog.text and "disk full" in caplog.text
 
@@ -435,7 +469,9 @@ def test_teaching_a_roll_that_is_not_there_is_refused_by_name(app, api, pip_dice
 def test_a_roll_entered_by_hand_teaches_nothing_and_loads_no_model(app, api):
     game_id = api.new_game()
     roll = api.roll(game_id, "2", "3").json["event"]
-    assert api.move(game_id, "correct", roll=roll["seq"], faces=["2", "4"]).status_code == 201
+    corrected = api.move(game_id, "correct", roll=roll["seq"], faces=["2", "4"])
+    assert corrected.status_code == 201 and "lesson" not in corrected.json  # nothing to tell
+    assert api.move(game_id, "undo").status_code == 201
     assert "dicescore.classifier" not in app.extensions
 
 

@@ -52,10 +52,28 @@ async function send(event) {
   try {
     const reply = await post(table.dataset.events, { ...event, version });
     await refresh();
+    if (reply && reply.lesson) tell(lessonText(reply.lesson));
     return reply !== null;
   } finally {
     sending = false;
   }
+}
+
+// What a correction taught the camera, or an undone one took back: a tap changes how later
+// dice read, so the player is told it did, or that it could not.
+function lessonText({ learnt = [], taken_back = [], failed = [] }) {
+  const named = (list) => list.map((label) => faces.texts[label] ?? label).join(", ");
+  const said = [];
+  if (learnt.length) said.push(`The camera learnt ${learnt.length === 1 ? "this die" : "these dice"} as ${named(learnt)}, and reads such dice so from now on.`);
+  if (taken_back.length) said.push(`The camera forgot what the undone correction taught it (${named(taken_back)}).`);
+  if (failed.length) said.push(`The camera could not learn or forget ${named(failed)} (the server's log says why); the scores stand.`);
+  return said.join(" ");
+}
+
+function tell(text) {
+  taught.textContent = text;
+  taught.hidden = false;
+  taught.scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
 // A player's word that a whole roll reads right: the camera learns its faces, up to a few examples a face.
@@ -63,10 +81,8 @@ async function teachRoll(roll) {
   const reply = await post(table.dataset.teach.replace("/ROLL/", `/${roll}/`), {});
   if (reply) {
     const whole = reply.known === reply.faces ? ": your set is taught whole" : "";
-    taught.textContent = `The camera learnt ${reply.taught} of roll #${roll}'s ${reply.saved} dice it saw;`
-      + ` it knows ${reply.known} of the ${reply.faces} faces of these dice${whole}.`;
-    taught.hidden = false;
-    taught.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    tell(`The camera learnt ${reply.taught} of roll #${roll}'s ${reply.saved} dice it saw;`
+      + ` it knows ${reply.known} of the ${reply.faces} faces of these dice${whole}.`);
   }
 }
 
