@@ -433,6 +433,24 @@ class FaceClassifier:
         self._reload(path.parent.name)
         return {path.parent.name}
 
+    def forget_example(self, label: str, kind: str | None, name: str) -> set[str]:
+        """Delete the one example of ``label`` taught for ``kind`` stored as ``name`` (as
+        ``taught_examples`` lists it): a wrong tap found later, its face's other examples
+        kept.  Returns the labels whose examples changed (none: no such example)."""
+        label = parse_face(label).label
+        for path in self._examples(label, kind):
+            if path.name == name:
+                try:
+                    path.unlink()
+                except FileNotFoundError:
+                    break
+                except OSError as error:
+                    reason = error.strerror or error
+                    raise OSError(f"could not forget the taught example {path}: {reason}") from None
+                self._reload(label)
+                return {label}
+        return set()
+
     def _example_path(self, crop: np.ndarray, label: str, kind: str | None) -> Path:
         """Where ``crop`` taught as ``label`` for ``kind`` is kept: named by its pixels."""
         digest = hashlib.sha1(crop.tobytes()).hexdigest()[:16]

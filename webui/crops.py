@@ -90,6 +90,13 @@ class SharedClassifier:
             self._reload_photos(changed)
             return changed
 
+    def forget_example(self, label: str, kind: str | None, name: str) -> set[str]:
+        """As ``FaceClassifier.forget_example``; the photo classifier reloads what changed."""
+        with self.lock:
+            changed = self.classifier.forget_example(label, kind, name)
+            self._reload_photos(changed)
+            return changed
+
     def forget(self, label: str | None = None, kind: str | None = None) -> set[str]:
         """As ``FaceClassifier.forget``."""
         with self.lock:

@@ -2,9 +2,11 @@
 
 Taps teach the face classifier (``webui.crops``), and a wrong tap teaches a wrong example
 that would stay.  ``GET /dice`` shows, for each die kind, which faces have examples taught
-for that kind, the newest as the camera saw it, and whether the set is taught whole.  Its
-forms forget one face's examples, a whole set's (a new set of dice replaces the old), or
-everything taught.  ``GET /dice/<kind>/<face>.png`` is a face's newest example.
+for that kind, each example as the camera saw it (the newest first), and whether the set is
+taught whole.  Its forms forget one example (a wrong tap found later), one face's examples,
+a whole set's (a new set of dice replaces the old), or everything taught.
+``GET /dice/<kind>/<face>.png`` is a face's newest example, ``GET /dice/<kind>/<face>/<name>``
+each one.
 
 With a camera watching, a set is taught by showing it: ``GET /api/dice/<kind>/look``
 reads the dice in the camera's latest frame (``Camera.look``) and returns each one's crop
@@ -66,7 +68,7 @@ def dice_page():
                 "label": label,
                 "text": face_text(label),
                 "colour": face_colour(label),
-                "examples": len(examples.get(label, ())),
+                "examples": [path.name for path in examples.get(label, ())],  # the newest first
             }
             for label in kind.labels
         ]
@@ -94,10 +96,20 @@ def example(kind: str, face: str):
     return send_file(examples[0], mimetype="image/png", max_age=0)
 
 
+@bp.get("/dice/<kind>/<face>/<name>")
+def one_example(kind: str, face: str, name: str):
+    """Example ``name`` of ``face`` taught for ``kind`` dice, as ``taught_examples`` lists it."""
+    for path in taught_classifier().taught_examples(known_kind(kind).name).get(face, ()):
+        if path.name == name:
+            return send_file(path, mimetype="image/png", max_age=0)
+    abort(404, f"no such example of {face} is taught for {kind} dice")
+
+
 @bp.post("/dice")
 def forget():
-    """Forget what the form names: ``face`` of ``kind`` dice, all of ``kind``, or (``kind``
-    ``everything``) every example taught, for any dice or none."""
+    """Forget what the form names: ``example`` (one, by name) of ``face`` of ``kind`` dice,
+    ``face`` of ``kind`` dice, all of ``kind``, or (``kind`` ``everything``) every example
+    taught, for any dice or none."""
     if not security.joined():
         return redirect(url_for("pages.join", next=url_for("dice.dice_page")))
     security.check_write()
@@ -108,16 +120,26 @@ def forget():
         raise BadRequest("forget one face of one kind of dice, or everything: not both")
     if face is not None and face not in DIE_KINDS[kind].label_set:
         raise BadRequest(f"{face} is not a face of {kind} dice")
+    example = request.form.get("example") or None
+    if example is not None and face is None:
+        raise BadRequest("name the face whose example to forget")
+    dice = KIND_TITLES.get(kind, kind).lower()
     try:
-        forgotten = taught_classifier().forget(face, None if kind == "everything" else kind)
+        if example is not None:
+            forgotten = taught_classifier().forget_example(face, kind, example)
+        else:
+            forgotten = taught_classifier().forget(face, None if kind == "everything" else kind)
     except OSError as error:  # a file the data folder will not let go: the rest are forgotten
         flash(f"The camera could not forget everything asked: {error}", kind)
         return redirect(url_for("dice.dice_page", _anchor=kind))
     if kind == "everything":
         flash("The camera has forgotten every face it was taught.", "everything")
         return redirect(url_for("dice.dice_page"))
-    dice = KIND_TITLES.get(kind, kind).lower()
-    if face is None:
+    if example is not None:
+        left = len(taught_classifier().taught_examples(kind).get(face, ()))
+        done = "has forgotten that example" if forgotten else "had forgotten that example already"
+        flash(f"The camera {done} of the face {face_text(face)} of your {dice}; it keeps {left}.", kind)
+    elif face is None:
         flash(f"The camera has forgotten the {len(forgotten)} faces it was taught of your {dice}.", kind)
     elif forgotten:
         flash(f"The camera has forgotten the face {face_text(face)} of your {dice}.", kind)

@@ -401,14 +401,14 @@ def test_a_taught_face_is_seen_and_forgotten_on_the_your_dice_page(app, server, 
     tab.get_by_role("link", name="Your dice").click()
     cubes = tab.locator("#cubes")
     expect(cubes.locator("h2")).to_contain_text("8 of 8 faces taught: taught whole")
-    expect(cubes.locator("figure.taught img")).to_have_count(8)
+    expect(cubes.locator("figure.taught > img")).to_have_count(8)
     assert cubes.locator("figure img").first.evaluate("image => image.naturalWidth") > 0  # the crop itself
     expect(tab.locator("#d6 figure").first).to_be_hidden()  # a set with nothing taught stays folded
     cubes.screenshot(path=SCREENSHOTS / "your-dice.png")
 
     tab.once("dialog", lambda dialog: dialog.dismiss())  # asked first: a slip forgets nothing
     cubes.get_by_role("button", name="Forget the face blank").click()
-    expect(cubes.locator("figure.taught img")).to_have_count(8)
+    expect(cubes.locator("figure.taught > img")).to_have_count(8)
     tab.once("dialog", lambda dialog: dialog.accept())
     cubes.get_by_role("button", name="Forget the face blank").click()
     forgotten = "The camera has forgotten the face blank of your cubes dice."
@@ -447,7 +447,7 @@ def test_a_cubes_set_shown_to_the_camera_is_checked_and_taught_on_your_dice(app,
         expect(tab.locator("#cubes .notice")).to_have_text(
             f"The camera learnt {6 - named.count('')} faces; it knows {len(known)} of the 8 faces."
         )
-        expect(tab.locator("#cubes figure.taught img")).to_have_count(len(known))
+        expect(tab.locator("#cubes figure.taught > img")).to_have_count(len(known))
         assert sorted(classifier.taught_faces("cubes")) == sorted(photos.taught_faces("cubes")) == known
     finally:
         hold.set()

@@ -69,6 +69,38 @@ def test_the_page_shows_each_set_with_the_faces_taught_for_it(app, client, taugh
     assert 'href="/dice"' in client.get("/").get_data(as_text=True)  # every page links to it
 
 
+def test_one_example_of_a_face_is_forgotten_and_the_others_kept(app, client, taught):
+    """A wrong tap found later: its example goes, the face's other examples stay."""
+    shared = app.extensions["dicescore.classifier"]
+    wrong = render_set(1, 10, ("framed",))[0][0]
+    shared.learn(wrong, "5", "d6")
+    page = client.get("/dice").get_data(as_text=True)
+    five = page.split('id="d6"')[1].split('data-face="5"')[1].split("</figure>")[0]
+    names = re.findall(r'name="example" value="([^"]+)"', five)
+    assert len(names) == 2  # the newest first: the wrong one
+    shown = [client.get(f"/dice/d6/5/{name}") for name in names]
+    assert [image.status_code for image in shown] == [200, 200]
+    newest = cv2.imdecode(np.frombuffer(shown[0].data, np.uint8), cv2.IMREAD_COLOR)
+    assert np.array_equal(newest, wrong)
+
+    page = forget(client, kind="d6", face="5", example=names[0])
+    assert page.status_code == 302
+    told = client.get("/dice").get_data(as_text=True)
+    assert "The camera has forgotten that example of the face 5 of your pip dice; it keeps 1." in told
+    for model in (shared.classifier, shared.photo_classifier):
+        assert model.learned()["5"] == 1 and len(model.taught_examples("d6")["5"]) == 1
+    kept = cv2.imdecode(np.frombuffer(client.get("/dice/d6/5.png").data, np.uint8), cv2.IMREAD_COLOR)
+    assert np.array_equal(kept, taught["d6", "5"])
+    assert client.get(f"/dice/d6/5/{names[0]}").status_code == 404
+
+    forget(client, kind="d6", face="5", example=names[0])
+    assert "had forgotten that example already" in client.get("/dice").get_data(as_text=True)
+    assert forget(client, kind="d6", example=names[1]).status_code == 400  # whose example?
+    forget(client, kind="d6", face="5", example="../3/" + names[1])
+    assert shared.classifier.learned()["5"] == 1  # only a listed example is forgotten
+    assert client.get("/dice/d6/5/..%2F..%2Fgames.sqlite").status_code == 404
+
+
 def test_a_faces_newest_example_is_served_as_the_camera_saw_it(client, taught):
     image = client.get("/dice/d6/5.png")
     assert image.status_code == 200 and image.mimetype == "image/png"
