@@ -207,6 +207,10 @@ class Ledger:
             return self._damaged(game_id, name, created, str(error))
         return self._keep_summary(game_id, name, created, events, game)
 
+    def length(self, game_id: int) -> int:
+        """The number of events in a game's log: its version, since the log only grows."""
+        return self.db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0]
+
     def known_finished(self, game_id: int, created: str) -> bool:
         """Whether the game is known to have ended, from its kept summary: nothing replayed."""
         kept = self._kept_summary(game_id, created)

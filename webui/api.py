@@ -9,8 +9,6 @@ whose dice could not be taught is a 500, and a database that cannot be written j
 
 from __future__ import annotations
 
-import json
-import math
 import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -24,12 +22,12 @@ from scoring.game import Event, IllegalMove
 from scoring.games import GAMES
 from scoring.replay import next_to_undo, replayed
 from webui import crops, security
+from webui.bodies import read_json
 from webui.db import GAME_ID, ROLL, get_ledger
 from webui.table import catalog, csv_export, die_kinds, history, table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-MAX_JSON_DEPTH = 16
 Result = TypeVar("Result")
 
 
@@ -39,44 +37,6 @@ def check_writes() -> None:
         security.check_csrf()  # joining is how a player gets the PIN into their session
     elif request.method not in ("GET", "HEAD", "OPTIONS"):
         security.check_write()
-
-
-def read_json() -> Any:
-    """The request body as JSON: strict (no NaN, no number too big for a float, which would
-    be stored as Infinity), shallow, and valid UTF-8 throughout."""
-
-    def refuse(constant: str) -> None:
-        raise ValueError(f"{constant} is not JSON")
-
-    def finite(text: str) -> float:
-        number = float(text)
-        if not math.isfinite(number):
-            raise ValueError(f"{text[:20]} is too big a number")
-        return number
-
-    try:
-        payload = json.loads(request.get_data(), parse_constant=refuse, parse_float=finite)
-    except (ValueError, RecursionError) as error:
-        raise BadRequest(f"the body must be JSON: {error}") from None
-    check_plain(payload, MAX_JSON_DEPTH)
-    return payload
-
-
-def check_plain(value: Any, depth: int) -> None:
-    if depth < 0:
-        raise BadRequest("the JSON is nested too deeply")
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise BadRequest("text must be valid Unicode (no lone surrogates)") from None
-    elif isinstance(value, list):
-        for item in value:
-            check_plain(item, depth - 1)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            check_plain(key, depth - 1)
-            check_plain(item, depth - 1)
 
 
 def fields(payload: Any, allowed: set[str]) -> dict[str, Any]:

@@ -51,8 +51,8 @@ from vision.readings import DieReadings, draw
 from vision.sources import RECONNECT_WAITS, FrameSource, Reconnecting, SourceError, open_source
 from vision.tracker import RollEvent, RollTracker, steady_mean
 from webui.crops import SharedClassifier, save_crops
-from webui.dice import KIND_TITLES
 from webui.sources import DemoGame, TableGame, table_game
+from webui.table import KIND_TITLES
 
 LIVE_INTERVAL = 0.1  # at most 10 live frames a second: the picture is for people, spare the CPU
 LIVE_WIDTH = 640  # live frames are shrunk to this width: plenty for a phone, cheap to encode

@@ -7,7 +7,6 @@ log's length every ``STREAM_POLL_SECONDS``.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 
 
@@ -25,8 +24,3 @@ class Changes:
         """Return when the generation moves past ``seen``, or after ``timeout`` seconds."""
         with self._condition:
             self._condition.wait_for(lambda: self.generation != seen, timeout)
-
-
-def log_length(db: sqlite3.Connection, game_id: int) -> int:
-    """The number of events in a game's log: its version, since the log only grows."""
-    return db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0]

@@ -40,14 +40,12 @@ from werkzeug.exceptions import BadRequest, Conflict, InternalServerError, NotFo
 
 from scoring.faces import DIE_KINDS, DieKind
 from webui import crops, security
-from webui.api import read_json
-from webui.table import face_colour, face_text
+from webui.bodies import read_json
+from webui.table import KIND_TITLES, face_colour, face_text
 
 bp = Blueprint("dice", __name__)
 
 LOOKS_KEPT = 8  # the latest looks at the table whose crops may still be taught
-
-KIND_TITLES = {"square-shooters": "Square Shooters dice", "cubes": "Cubes dice", "d6": "Pip dice"}
 
 
 def taught_classifier() -> crops.SharedClassifier:

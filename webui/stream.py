@@ -20,7 +20,6 @@ from contextlib import closing
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from dicescore.ledger import Ledger
-from webui.changes import log_length
 from webui.db import GAME_ID, get_ledger
 from webui.pages import board
 from webui.slots import held_open
@@ -49,7 +48,7 @@ def game_stream(game_id: int):
         last_write = time.monotonic()
         while time.monotonic() < ends and not gone():
             seen = changes.generation  # read before the log, so no append slips between
-            version = log_length(ledger.db, game_id)
+            version = ledger.length(game_id)
             # Rendered again on any notice too, not only when the log grew: the camera keeps a
             # roll's crops after storing it, and notifies once they are there.
             payload = board(ledger, game_id) if (version, seen) != looked_at else None

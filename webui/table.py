@@ -28,6 +28,8 @@ VIEW_KEYS = frozenset(
 CHIP_COLOURS = frozenset(colour for colour, _ in CHIP_VALUES)
 # Details shown first, as the goal of the moment, when a game reports them.
 GOAL_KEYS = ("target", "goal", "effect", "spinner", "round", "set", "hand")
+# What the pages call each die kind's dice.
+KIND_TITLES = {"square-shooters": "Square Shooters dice", "cubes": "Cubes dice", "d6": "Pip dice"}
 
 
 def option_type(option: Option) -> str:
