@@ -18,8 +18,8 @@ from pathlib import Path
 
 import torch
 
-from models.average_faces import recipe_of
 from models.detector_net import DetectorNet
+from models.metadata import recipe_of
 from models.train_detector import export
 
 

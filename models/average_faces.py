@@ -14,13 +14,12 @@ the average recorded in it, so ``python -m models.face_card`` can write its card
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-import onnx
 import torch
 
 from models.face_net import from_onnx
+from models.metadata import recipe_of
 from models.train_faces import export, load_net
 
 
@@ -40,12 +39,6 @@ def averaged(base: torch.nn.Module, tuned: torch.nn.Module, share: float) -> tor
     }
     base.load_state_dict(mixed)
     return base.eval()
-
-
-def recipe_of(path: Path) -> dict:
-    """The training recipe an exported face model carries in its metadata ({} if none)."""
-    meta = {entry.key: entry.value for entry in onnx.load(str(path)).metadata_props}
-    return json.loads(meta.get("recipe", "{}"))
 
 
 def main(argv=None):

@@ -556,10 +556,9 @@ def main(argv=None) -> int:
         help="also measure on scenes at a photo's size (PHOTO_SETS), one folder per die kind",
     )
     args = parser.parse_args(argv)
-    import onnx
+    from models.metadata import recipe_of
 
-    meta = {p.key: p.value for p in onnx.load(str(args.model)).metadata_props}
-    recipe = json.loads(meta.get("recipe", "{}"))
+    recipe = recipe_of(args.model)
     print(write_card(args.model, args.heldout, args.model.parent, recipe, args.train, args.photos))
     return 0
 

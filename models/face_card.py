@@ -11,8 +11,6 @@ the model was trained on).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import tempfile
 import time
 from pathlib import Path
@@ -426,11 +424,10 @@ def write_card(
     name, .md) and confusion matrices (``_confusion.png``) beside it.  ``train_scenes``
     (training-split scene folders to sample) defaults to the folders the model was trained on,
     if any."""
+    from models.metadata import recipe_of
     from models.train_faces import render_pool
 
-    recipe = json.loads(
-        FaceClassifier(model_path, data_dir=os.devnull).session.get_modelmeta().custom_metadata_map["recipe"]
-    )
+    recipe = recipe_of(model_path)
     if train_scenes is None:  # those of the model's scene folders this machine has
         train_scenes = [folder for folder in recipe.get("scenes", []) if Path(folder).is_dir()]
     scene_sets = {"held-out": ([heldout_scenes], "heldout", None)}

@@ -47,6 +47,8 @@ def quantize(
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
+    from models.metadata import metadata_of, set_metadata
+
     with tempfile.TemporaryDirectory() as no_examples:
         batches = calibration_batches(FaceClassifier(model, data_dir=no_examples), count, seed)
 
@@ -58,7 +60,7 @@ def quantize(
             batch = next(self.batches, None)
             return None if batch is None else {"crops": batch}
 
-    metadata = {entry.key: entry.value for entry in onnx.load(str(model)).metadata_props}
+    metadata = metadata_of(model)
     recipe = json.loads(metadata.get("recipe", "{}"))
     if history:
         recipe["history"] = history
@@ -84,10 +86,7 @@ def quantize(
             weight_type=QuantType.QInt8,
         )
     quantized = onnx.load(str(out))
-    del quantized.metadata_props[:]
-    for key, value in metadata.items():
-        entry = quantized.metadata_props.add()
-        entry.key, entry.value = key, value
+    set_metadata(quantized, metadata)
     onnx.save(quantized, str(out))
     return recipe
 

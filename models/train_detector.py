@@ -436,6 +436,8 @@ def export(model: DetectorNet, path: Path, recipe: dict, leaning_from: float | N
     them), and ``leaning_from``, the cocked output from which a die leans, when chosen for it."""
     import onnx
 
+    from models.metadata import set_metadata
+
     model = model.to(memory_format=torch.contiguous_format).eval()
     x = torch.rand(1, 3, INPUT_H, INPUT_W)
     torch.onnx.export(
@@ -451,9 +453,7 @@ def export(model: DetectorNet, path: Path, recipe: dict, leaning_from: float | N
     meta = {"input_width": INPUT_W, "input_height": INPUT_H, "stride": STRIDE, "recipe": json.dumps(recipe)}
     if leaning_from is not None:
         meta["leaning_from"] = leaning_from
-    for key, value in meta.items():
-        entry = proto.metadata_props.add()
-        entry.key, entry.value = key, str(value)
+    set_metadata(proto, meta)
     onnx.save(proto, str(path))
 
 

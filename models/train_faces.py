@@ -577,6 +577,8 @@ def export(model: FaceNet, path: Path, recipe: dict) -> None:
     """One ONNX file with its labels, cosine scale, input size and training recipe as metadata."""
     import onnx
 
+    from models.metadata import set_metadata
+
     x = torch.rand(2, 3, INPUT_SIZE, INPUT_SIZE)
     model = model.to(memory_format=torch.contiguous_format).eval()
     torch.onnx.export(
@@ -595,9 +597,7 @@ def export(model: FaceNet, path: Path, recipe: dict) -> None:
         "input_size": str(INPUT_SIZE),
         "recipe": json.dumps(recipe),
     }
-    for key, value in meta.items():
-        entry = proto.metadata_props.add()
-        entry.key, entry.value = key, value
+    set_metadata(proto, meta)
     onnx.save(proto, str(path))
     (path.parent / "faces_labels.json").write_text(json.dumps(list(LABELS), indent=1) + "\n")
 

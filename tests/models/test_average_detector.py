@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from models import average_detector
-from models.average_faces import recipe_of
 from models.detector_net import DetectorNet
+from models.metadata import recipe_of
 from models.train_detector import export
 from vision.detector import LEANING_FROM, Detector
 

@@ -7,6 +7,7 @@ import torch
 
 from models import average_faces, train_faces
 from models.face_net import FaceNet, from_onnx
+from models.metadata import recipe_of
 from tests.models.nets import face_net_as_if_trained
 
 
@@ -50,7 +51,7 @@ def test_the_average_is_written_with_the_tuned_runs_recipe(base_and_tuned, tmp_p
         ["--base", str(base_path), "--tuned", str(tuned_path), "--recipe-from", str(base_path)]
         + ["--share", "0.3", "--out", str(out)]
     )
-    recipe = average_faces.recipe_of(out)
+    recipe = recipe_of(out)
     assert recipe["seed"] == 3
     assert recipe["averaged"] == {"base": str(base_path), "tuned": str(tuned_path), "share": 0.3}
 
