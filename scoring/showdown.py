@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from scoring.game import Game, Option
 from scoring.hands import Hand, best_hand
-from scoring.turns import OneRollerAtATime, RollTurn, leaders, names, plural, seating
+from scoring.turns import OneRollerAtATime, RollTurn, after_the_last_round, names, plural, seating
 
 
 class Showdown(OneRollerAtATime, Game):
@@ -75,13 +75,10 @@ class Showdown(OneRollerAtATime, Game):
         else:
             self.notes.append(f"round {self.round}: {names(round_winners)} share it with equal best hands")
         if self.round >= self.options["rounds"]:
-            top = leaders(self.points, self.contenders)
-            if len(top) == 1:
-                self.over = True
-                self.notes.append(f"{top[0]} wins the game with {plural(self.points[top[0]], 'round point')}")
+            ended = after_the_last_round(self.points, self.contenders, self.notes, "round point")
+            self.over, self.contenders = ended
+            if self.over:
                 return
-            self.contenders = tuple(top)
-            self.notes.append(f"{names(top)} are tied at the top: they play another round")
         self._start_round()
 
     # -- the four questions ---------------------------------------------------------

@@ -134,6 +134,20 @@ def leaders(scores: Mapping[str, int], among: Iterable[str]) -> list[str]:
     return [player for player in among if scores[player] == best]
 
 
+def after_the_last_round(
+    scores: Mapping[str, int], contenders: Sequence[str], notes: list[str], unit: str
+) -> tuple[bool, tuple[str, ...]]:
+    """Whether the game is over once its last round is played, and who plays on: the one
+    contender with the most ``unit`` wins (noted), or those tied at the top play another
+    round among themselves (noted)."""
+    top = leaders(scores, contenders)
+    if len(top) == 1:
+        notes.append(f"{top[0]} wins the game with {plural(scores[top[0]], unit)}")
+        return True, tuple(contenders)
+    notes.append(f"{names(top)} are tied at the top: they play another round")
+    return False, tuple(top)
+
+
 def names(players: Sequence[str]) -> str:
     """``"Ann"``, ``"Ann and Bob"``, ``"Ann, Bob and Cy"``."""
     if len(players) < 2:

@@ -24,7 +24,7 @@ from typing import Any
 
 from scoring.faces import Face, Joker, Rank
 from scoring.game import Event, Game, IllegalMove, Option, cards_only, count_jokers, data_field, read_roll
-from scoring.turns import ALL_DICE, leaders, names, plural, seating
+from scoring.turns import ALL_DICE, after_the_last_round, names, plural, seating
 
 GOAL = 21
 PLAYERS_PER_SET = 3  # nine dice deal at most three hands of three
@@ -158,13 +158,10 @@ class TwentyOne(Game):
         else:
             self.notes.append(f"round {self.round}: everybody busts, nobody wins the round")
         if self.round >= self.options["rounds"]:
-            top = leaders(self.wins, self.contenders)
-            if len(top) == 1:
-                self.over = True
-                self.notes.append(f"{top[0]} wins the game with {plural(self.wins[top[0]], 'round win')}")
+            ended = after_the_last_round(self.wins, self.contenders, self.notes, "round win")
+            self.over, self.contenders = ended
+            if self.over:
                 return
-            self.contenders = tuple(top)
-            self.notes.append(f"{names(top)} are tied at the top: they play another round")
         self._start_round()
 
     # -- state ----------------------------------------------------------------------
