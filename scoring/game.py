@@ -153,7 +153,7 @@ class Game:
         raise NotImplementedError
 
     def roll_number(self) -> int | None:
-        """Which roll of the turn the dice showing are (1-based), or None."""
+        """Which roll of the turn being played this is (1-based), or None before its first."""
         return None
 
     def dice_per_roll(self) -> int | None:

@@ -102,8 +102,9 @@ class OneRollerAtATime:
         return None if self.over else self.current.player
 
     def roll_number(self) -> int | None:
-        showing = self.showing()
-        return showing.count if showing else None
+        """The roll of the turn being played; None until its player rolls, though the last
+        turn's dice still show (the same player's own, when they play two turns running)."""
+        return self.current.count or None
 
     def roll_limit(self) -> int | None:
         return None if self.over else self.current.limit

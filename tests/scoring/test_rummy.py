@@ -91,8 +91,8 @@ def test_each_player_rolls_up_to_three_times_setting_dice_aside():
     roll(game, "Ann", SEVENS_AND_AKQ, held="7S 7H")
     assert game.totals() == {"Ann": 56, "Bob": 0}  # the third roll ends the turn
     assert game.turn() == "Bob"
-    assert game.roll_number() == 3  # Ann's dice are still on the table
-    assert game.dice_make().endswith("= 56 points")
+    assert game.roll_number() is None  # Bob has not rolled...
+    assert game.dice_make().endswith("= 56 points")  # ...and Ann's dice are still on the table
 
 
 def test_a_player_may_stop_early_and_the_dice_showing_count():
@@ -144,7 +144,7 @@ def test_a_tie_at_the_top_plays_another_round():
 
 def test_a_single_player_plays_to_the_winning_score():
     game = stop(roll(new(("Ann",), winning_score=60), "Ann", SEVENS_AND_AKQ), "Ann")
-    assert game.turn() == "Ann"
+    assert game.turn() == "Ann" and game.roll_number() is None  # her dice show; her new turn has no roll yet
     stop(roll(game, "Ann", SEVENS), "Ann")
     assert game.winners() == ["Ann"]
 

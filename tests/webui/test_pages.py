@@ -112,6 +112,20 @@ def test_a_saved_game_that_does_not_replay_is_refused_and_nothing_is_stored(clie
     assert client.get("/api/games").json["games"] == []
 
 
+def test_a_turn_shows_no_roll_count_until_its_player_rolls(api):
+    """Ann plays alone: her last turn's three rolls still show as her next turn begins,
+    and the page once said "Ann's turn · roll 3 of 3" before she had rolled at all."""
+    game_id = api.new_game("square-shooters/rummy", ["Ann"], winning_score=500)
+    nothing = ["2C", "4C", "6C", "8D", "10D", "QD", "3S", "5S", "7H"]
+    for _ in range(3):
+        assert api.move(game_id, "roll", "Ann", faces=nothing).status_code == 201
+    page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert re.search(r"<strong>Ann</strong>'s turn</p>", page)
+    api.move(game_id, "roll", "Ann", faces=nothing)
+    page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "<strong>Ann</strong>'s turn · roll 1 of 3</p>" in page
+
+
 def test_an_options_choices_are_offered_by_what_they_mean(client):
     page = client.get("/").get_data(as_text=True)
     assert re.search(r'<option value="roll-again"[^>]*>the player rolls again</option>', page)
