@@ -246,7 +246,8 @@ class SquibSquares(Game):
         square = Square.parse(data_field(event, "grid", list))
         if player not in self.first_squares:
             self.first_squares.append(player)
-        verb = "grows" if name in self.squares[player] else "makes"
+        before = self.squares[player].get(name)
+        verb = "makes" if before is None else "grows" if square.cards > before.cards else "changes"
         self.squares[player][name] = square
         self.notes.append(
             f"{player} {verb} square {name}: {square.height}x{square.width}, {square.cards} cards "

@@ -4,7 +4,9 @@ and the table page, whose board is rendered here and redrawn by the stream."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 from datetime import datetime
+from string import ascii_uppercase
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -309,6 +311,7 @@ def board_html(state: dict[str, Any], crops: set[str], can_write: bool) -> str:
         trick_takers=allowed_to("tricks"),
         drawers=allowed_to("draw") if uses_physical_deck(view) else [],
         square_makers=allowed_to("square"),
+        new_square=new_square_name(state["details"]),
         stealers=allowed_to("steal"),
         physical_cards=physical_cards(),
         crops=crops,
@@ -379,7 +382,32 @@ def move_buttons(view: dict[str, Any], details: dict[str, Any]) -> list[dict[str
         if move not in MOVES_WITH_FORMS
         for data, label in move_choices(move, player, view, details)
     ]
+    ending = {}  # the first player's button for each game-ending move stands for the table's
+    for button in buttons:
+        if button["type"] in GAME_ENDING:
+            asked = GAME_ENDING[button["type"]][1]
+            ending.setdefault(button["type"], button | {"confirm": asked, "table": True})
+    buttons = [button for button in buttons if button["type"] not in GAME_ENDING] + list(ending.values())
     return sorted(buttons, key=lambda button: button["player"] != view["turn"])
+
+
+def new_square_name(details: dict[str, Any]) -> str:
+    """The first letter no player's Squib square is named: a square scored under a name in
+    use grows (or changes) that square, and a form that offered "A" each time replaced the
+    first square with the second."""
+    taken = {name for squares in details.get("squares", {}).values() for name in squares}
+    names = itertools.chain(ascii_uppercase, (f"A{n}" for n in itertools.count(2)))
+    return next(name for name in names if name not in taken)
+
+
+# Moves that end the whole game for everyone: one button, not one a player, asked first.
+GAME_ENDING = {
+    "end": (
+        "end the game: the draw and discard piles are both empty",
+        "End the game now? Its bonuses are handed out; only a Squib Steal between players tied"
+        " at the top may follow.",
+    ),
+}
 
 
 def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str, Any]):
@@ -399,6 +427,8 @@ def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str
     elif move == "trump":
         for suit in SUITS:
             yield {"trump": suit}, f"trump {suit}"
+    elif move in GAME_ENDING:
+        yield {}, GAME_ENDING[move][0]
     else:
         yield {}, words(move)
 

@@ -329,3 +329,13 @@ def test_golden_game():
     assert g.finished()
     assert g.winners() == ["Bo"]
     assert [entry["player"] for entry in g.details()["ranking"]] == ["Bo", "Ana", "Cy"]
+
+
+def test_a_square_scored_again_under_its_name_grows_or_changes():
+    g = SquibSquares(["Ana", "Bo"])
+    g.apply(square("Ana", "a", legal_grid(2, 1)))
+    g.apply(square("Ana", "a", legal_grid(3, 2)))
+    assert g.notes[-1].startswith("Ana grows square a: 3x2")
+    g.apply(square("Ana", "a", legal_grid(2, 2)))
+    assert g.notes[-1].startswith("Ana changes square a: 2x2")  # smaller: no growth
+    assert list(g.squares["Ana"]) == ["a"]

@@ -665,6 +665,16 @@ def test_squib_squares_entered_by_hand(server, open_tab):
     tab.get_by_role("button", name="Score the square").click()
     expect(tab.locator("#last-note")).to_contain_text("Ana makes square A: 2x2, 4 cards + 2 size bonus = 6")
     expect(score_of(tab, "Ana").nth(1)).to_have_text("6")
+    # the form offers a new name: scored again as it stood, the second square replaced the first
+    expect(tab.locator("#square [name=square]")).to_have_value("B")
+    tab.locator("#square [name=grid]").fill(
+        "green happy rocket / yellow angry candle\npurple sad candle / orange excited missile"
+    )
+    tab.get_by_role("button", name="Score the square").click()
+    expect(tab.locator("#last-note")).to_contain_text("Ana makes square B: 2x1")
+    expect(score_of(tab, "Ana").nth(1)).not_to_have_text("6")
+    tab.get_by_role("button", name="Ana: break square B").click()
+    expect(score_of(tab, "Ana").nth(1)).to_have_text("6")
 
     tab.locator("#steal [name=mine]").fill("blue happy rocket / green sad candle")
     tab.locator("#steal [name=theirs]").fill("purple sad spinny / orange happy booster")
@@ -673,7 +683,15 @@ def test_squib_squares_entered_by_hand(server, open_tab):
     tab.screenshot(path=SCREENSHOTS / "squib-squares-by-hand.png", full_page=True)
     tab.get_by_role("button", name="Ana: break square A").click()
     expect(score_of(tab, "Ana").nth(1)).to_have_text("0")
-    tab.get_by_role("button", name="Bo: end").click()
+    # one button ends the game for the whole table, and asks first
+    end = tab.get_by_role("button", name="end the game: the draw and discard piles are both empty")
+    expect(end).to_have_count(1)
+    tab.once("dialog", lambda dialog: dialog.dismiss())
+    end.click()
+    expect(end).to_be_visible()  # not ended: no "Game over." line, and the button still there
+    expect(tab.locator("#turn")).to_have_count(0)
+    tab.once("dialog", lambda dialog: dialog.accept())
+    end.click()
     expect(tab.locator("#turn")).to_contain_text("Game over.")
 
 

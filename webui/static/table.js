@@ -251,6 +251,7 @@ board.addEventListener("click", (click) => {
   const target = click.target.closest("button");
   if (target === null) return;
   if (target.matches(".move")) {
+    if (target.dataset.confirm && !window.confirm(target.dataset.confirm)) return;
     const player = target.dataset.player;
     send({ type: target.dataset.type, ...(player ? { player } : {}), data: JSON.parse(target.dataset.data || "{}") });
   } else if (target.matches(".die")) {
