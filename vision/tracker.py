@@ -60,11 +60,20 @@ HAND_RECHECK_SECONDS = 0.5
 STILL_CHANGE = 0.002  # share of pixels moved past MOTION_LEVEL, the tracker's bar for motion
 EDGE = 3  # pixels of a steadied frame's edge left out of the second comparison
 MOTION_LEVEL = 18  # grey-level change that counts a pixel as moved
+# ... or this many times the camera's own noise, where a dim room makes it larger: a
+# webcam's colour noise there comes in blotches the shrink does not smooth away, and still
+# frames were judged moving 75-97% of the time, so rolls were never reported (session 67's
+# camera audit).  The noise is the median change over a frame, mostly still table.
+NOISE_LEVELS = 4
+MOST_NOISE_LEVEL = 48  # ... at most: a dim webcam's noise came to 26-30 so
 # A settled frame is no longer a picture of the table as it lay before the roll (which the
 # hand check compares it with) when it is this many times brighter or darker, or when more
 # than this share of it differs even after matching place and light.
 MOST_LIGHT_GAIN = 2.0
 NO_REFERENCE = 0.5
+# A pixel whose channels all changed by gains within this ratio of each other was lit or
+# shaded, not covered: skin on a table changes its colour, not only its brightness.
+SAME_GAIN = 1.12
 
 
 @dataclass(frozen=True)
@@ -157,6 +166,9 @@ class RollTracker:
     )
     _first_frame_at: float | None = field(default=None, init=False, repr=False)
     _hand_until: int = field(default=0, init=False, repr=False)  # frame to look for the hand again
+    # the first frame of the latest still run: a die pushed slowly changes too little from
+    # one frame to the next to count, but not since the run began
+    _still_since: np.ndarray | None = field(default=None, init=False, repr=False)
 
     @property
     def rolling(self) -> bool:
@@ -237,21 +249,42 @@ class RollTracker:
         return RollEvent(dice, self.frame_index - 1, seconds, self.expected_dice)
 
     def _motion(self, small: np.ndarray) -> bool:
+        """Whether anything moved since the previous frame, or since the first frame of this
+        still run (a die pushed slowly), as ``moved_between`` judges it."""
         previous, self._previous = self._previous, small
         if previous is None or previous.shape != small.shape:
+            self._still_since = small
             return False
-        changed = cv2.absdiff(previous, small) > self.motion_level
-        if changed.mean() > self.motion_fraction:  # or only the camera or the light moved: match them
-            changed = cv2.absdiff(relit(steadied(previous, small), small), small) > self.motion_level
-            changed[:EDGE] = changed[-EDGE:] = False  # what came into view at the edge has no match
-            changed[:, :EDGE] = changed[:, -EDGE:] = False
-        if changed.mean() <= self.motion_fraction:
+        since = previous
+        changed = self._moved_between(previous, small)
+        if changed is None and self._still_since is not None and self._still_since.shape == small.shape:
+            since, changed = self._still_since, self._moved_between(self._still_since, small)
+        if changed is None:
+            if self._still_since is None:
+                self._still_since = small
             return False
+        self._still_since = small
         if self._moved is None:
-            self._moved, self._before = changed, previous
+            self._moved, self._before = changed, since
         else:
             self._moved |= changed
         return True
+
+    def _moved_between(self, previous: np.ndarray, small: np.ndarray) -> np.ndarray | None:
+        """Where the picture moved from ``previous`` to ``small`` (two ``shrink``s), or None
+        when too little of it did to be motion.  Where they differ, ``previous`` is matched to
+        ``small``'s place and light first, and a change must pass the camera's own noise too
+        (``NOISE_LEVELS``)."""
+        changed = cv2.absdiff(previous, small) > self.motion_level
+        if changed.mean() > self.motion_fraction:  # or only the camera or the light moved: match them
+            difference = cv2.absdiff(relit(steadied(previous, small), small), small)
+            noise = 1.4826 * np.median(difference.reshape(-1, 3), axis=0)  # per channel, robust
+            # a cut to another picture differs everywhere: its median is no noise
+            level = np.clip(NOISE_LEVELS * noise, self.motion_level, MOST_NOISE_LEVEL)
+            changed = difference > level
+            changed[:EDGE] = changed[-EDGE:] = False  # what came into view at the edge has no match
+            changed[:, :EDGE] = changed[:, -EDGE:] = False
+        return changed if changed.mean() > self.motion_fraction else None
 
 
 def steady_mean(frames: list[np.ndarray]) -> np.ndarray:
@@ -373,8 +406,21 @@ def hand_over_dice(
     new = differs_from(before, small, level)
     if new is None:
         return reaches_in(skin, dice, area, moved=moved)
+    # skin that changed only as a shadow or a lamp changes it, every channel by one gain, is
+    # no hand but a skin-coloured table: a shadow by the dice held a roll back for as long as
+    # it stayed, and a lamp switched on, for good (session 67's camera audit).  A sleeve may
+    # change so (a white one over a grey table): what joins a hand to the edge is any change.
     changed = new.any(axis=2)
-    return reaches_in(np.where(changed, skin, 0).astype(np.uint8), dice, area, sleeve=changed & ~dice)
+    hand = np.where(changed & ~lit_alike(before, small), skin, 0).astype(np.uint8)
+    return reaches_in(hand, dice, area, sleeve=changed & ~dice)
+
+
+def lit_alike(before: np.ndarray, small: np.ndarray) -> np.ndarray:
+    """Where ``small`` is ``before`` (matched to its place and light) under another light:
+    each channel brighter or darker by the same gain, within ``SAME_GAIN``."""
+    matched = relit(steadied(before, small), small).astype(np.float32) + 1
+    gains = (small.astype(np.float32) + 1) / matched
+    return gains.max(axis=2) < SAME_GAIN * gains.min(axis=2)
 
 
 def reaches_in(

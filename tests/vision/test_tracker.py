@@ -745,3 +745,61 @@ def test_the_same_dice_laid_out_alike_elsewhere_moved_as_one_but_a_throw_did_not
     assert not moved_as_one(moved[:3], before[:3])  # three dice fall into one triangle too often
     table.dice = [(70, 150, "1"), (150, 60, "2"), (230, 100, "3"), (200, 190, "4")]  # thrown again
     assert not moved_as_one(table.readings(), before) and not nothing_rolled(table.readings(), before)
+
+
+# -- what real cameras do that rendered clips did not (session 67's camera audit) ---------
+def dim_room(frames, sigma=7.0, blotch=4, seed=0):
+    """``frames`` as a webcam in a dim room gives them: colour noise of ``sigma`` grey levels,
+    in blotches about ``blotch`` pixels across, new each frame, which the tracker's shrinking
+    does not smooth away."""
+    rng = np.random.default_rng(seed)
+    height, width = SIZE
+    out = []
+    for frame in frames:
+        coarse = rng.normal(0, 1, (height // blotch, width // blotch, 3)).astype(np.float32)
+        noise = cv2.resize(coarse, (width, height), interpolation=cv2.INTER_LINEAR)
+        out.append(np.clip(frame + sigma * noise / noise.std(), 0, 255).astype(np.uint8))
+    return out
+
+
+def test_a_dim_rooms_colour_noise_is_no_motion():
+    """Still frames were judged moving 75-97% of the time, and rolls were not reported."""
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.noise = 0
+    events = run(tracker, table, dim_room(still(table, 10) + table.roll(["2", "4", "6"]) + still(table, 40)))
+    events += run(tracker, table, dim_room(table.roll(["1", "3"], shift=(20, 10)) + still(table, 40), seed=2))
+    assert [e.labels for e in events] == [["2", "4", "6"], ["1", "3"]]
+    # the noise alone is motion to a fixed level: shrunk copies of two still frames differ
+    one, two = (shrink(frame) for frame in dim_room(still(table, 2), seed=1))
+    assert (cv2.absdiff(one, two) > tracker.motion_level).mean() > tracker.motion_fraction
+
+
+def test_a_die_pushed_slowly_is_reported_where_it_stops():
+    """Moved a pixel a frame, a die changes too little between two frames to count as
+    motion; the roll was reported while it slid, with the die where it started."""
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, still(table, 10) + table.roll(["2", "4", "6"]))
+    for _ in range(30):  # pushed right as the roll settles, one pixel a frame
+        x, y, label = table.dice[0]
+        table.dice[0] = (x + 1, y, label)
+        events += run(tracker, table, [table.frame()])
+    events += run(tracker, table, still(table, 40))
+    assert [e.labels for e in events] == [["2", "4", "6"]]
+    assert events[0].dice.centers[0][0] == pytest.approx(table.dice[0][0], abs=2)
+
+
+def shaded(frames, gain):
+    """``frames`` with each pixel's light scaled by ``gain`` (H x W), all channels alike."""
+    return [np.clip(frame * gain[:, :, None], 0, 255).astype(np.uint8) for frame in frames]
+
+
+def test_a_shadow_beside_the_dice_on_a_skin_coloured_table_does_not_hold_the_roll():
+    """A player leaning over the table: their shadow stops just short of the dice as they
+    land, and was taken for a hand for as long as it stayed."""
+    table, tracker = Table(colour=PINE), RollTracker(fps=FPS)
+    frames = still(table, 10) + table.roll(["2", "4", "6"])
+    shadow = np.ones(SIZE, np.float32)
+    shadow[:, :24] = 0.6  # to 4 px short of the first die, which lands at x = 28
+    events = run(tracker, table, frames[:-4] + shaded(frames[-4:] + still(table, 40), shadow))
+    assert [e.labels for e in events] == [["2", "4", "6"]]
+    assert events[0].frame <= len(frames) + round(0.3 * FPS) + 2  # as soon as without a shadow
