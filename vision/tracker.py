@@ -169,6 +169,9 @@ class RollTracker:
     # the first frame of the latest still run: a die pushed slowly changes too little from
     # one frame to the next to count, but not since the run began
     _still_since: np.ndarray | None = field(default=None, init=False, repr=False)
+    # still frames since watching began, until the dice lying there then are read (None: read,
+    # or something moved first)
+    _still_at_start: int | None = field(default=0, init=False, repr=False)
 
     @property
     def rolling(self) -> bool:
@@ -207,8 +210,10 @@ class RollTracker:
             self._settled.clear()
             self._settled_frames.clear()
             self._hand_until = 0
+            self._still_at_start = None
             return None
         if self._moved is None:  # still since the last roll: nothing new on the table
+            self._look_at_start(readings)
             return None
         if self.frame_index < self._hand_until:  # the same still hand, most likely
             return None
@@ -224,6 +229,20 @@ class RollTracker:
         if len(self._settled) < self.settle_frames:
             return None
         return self._settled_roll()
+
+    def _look_at_start(self, readings: DieReadings | Callable[[], DieReadings]) -> None:
+        """The dice lying on the table when watching begins, read once it has been still for
+        a settle time, are the last roll: not reported, and not reported later either when a
+        light switched on or a hand passing over leaves them as they lay (the web app's
+        camera starts with the server, and last game's dice were scored for whoever rolled
+        next; session 67's camera audit)."""
+        if self._still_at_start is None:
+            return
+        self._still_at_start += 1
+        if self._still_at_start >= self.settle_frames:
+            dice = vote([readings() if callable(readings) else readings], self.min_presence)
+            self._last_roll = dice if len(dice) else None
+            self._still_at_start = None
 
     def _settle(self, frame: np.ndarray, readings: DieReadings) -> None:
         self._settled.append(readings)

@@ -35,6 +35,16 @@ SIDE = 24  # die side in pixels
 PINE = (60, 100, 160)  # BGR: a wooden table, skin-coloured to the hand check
 
 
+class Drawn(np.ndarray):
+    """A drawn frame that remembers the dice drawn on it, through numpy's arithmetic (a lamp,
+    noise): a perfect reader reads them, not the dice drawn last."""
+
+    dice = None
+
+    def __array_finalize__(self, obj):
+        self.dice = getattr(obj, "dice", None)
+
+
 class Table:
     """A textured table with square dice drawn on it, and the readings a perfect reader gives."""
 
@@ -60,13 +70,16 @@ class Table:
             cv2.rectangle(img, (hx - 25, hy), (hx + 25, SIZE[0]), self.sleeve or (110, 150, 210), -1)
             cv2.ellipse(img, (hx, hy), (32, 22), 0, 0, 360, (110, 150, 210), -1)
         noise = self.rng.normal(0, self.noise, img.shape)  # sensor noise: must not count as motion
-        return np.clip(img + noise, 0, 255).astype(np.uint8)
+        drawn = np.clip(img + noise, 0, 255).astype(np.uint8).view(Drawn)
+        drawn.dice = list(self.dice)
+        return drawn
 
-    def readings(self, misread: dict[int, str] | None = None) -> DieReadings:
-        misread = misread or {}
-        quads = [square(x + self.rng.normal(0, 0.5), y + self.rng.normal(0, 0.5)) for x, y, _ in self.dice]
+    def readings(self, misread: dict[int, str] | None = None, dice=None) -> DieReadings:
+        """What a perfect reader reads of ``dice`` (by default, the dice drawn last)."""
+        misread, dice = misread or {}, self.dice if dice is None else dice
+        quads = [square(x + self.rng.normal(0, 0.5), y + self.rng.normal(0, 0.5)) for x, y, _ in dice]
         readings = DieReadings.from_quads(np.array(quads).reshape(-1, 4, 2))
-        faces = [Face(misread.get(i, label), 0.9) for i, (_, _, label) in enumerate(self.dice)]
+        faces = [Face(misread.get(i, label), 0.9) for i, (_, _, label) in enumerate(dice)]
         return readings.with_faces(faces)
 
     def roll(self, labels, frames=12, shift=(0, 0)):
@@ -92,10 +105,10 @@ def square(x, y, side=SIDE):
 
 
 def run(tracker, table, frames, misread=None):
-    """Feed frames; readings describe the dice as drawn last, and are read only when asked."""
+    """Feed frames; readings describe the dice drawn on each, and are read only when asked."""
     events = []
     for frame in frames:
-        event = tracker.update(frame, lambda: table.readings(misread))
+        event = tracker.update(frame, lambda: table.readings(misread, getattr(frame, "dice", None)))  # noqa: B023
         if event is not None:
             events.append(event)
     return events
@@ -135,7 +148,7 @@ def test_a_live_sources_frames_are_timed_by_the_clock_not_by_the_rate_it_states(
     def feed(frames):
         for frame in frames:
             now[0] += 0.1  # ten frames a second
-            events.append(tracker.update(frame, table.readings))
+            events.append(tracker.update(frame, lambda drawn=frame: table.readings(dice=drawn.dice)))
 
     feed(still(table, 5) + table.roll(["6", "6"]))  # the first frame at 100.1
     now[0] += 10  # the stream was away for ten seconds, and came back
@@ -493,7 +506,7 @@ def test_readings_are_asked_for_only_while_settling():
 
     for frame in still(table, 10) + table.roll(["3"]) + still(table, 40):
         tracker.update(frame, read)
-    assert len(calls) == tracker.settle_frames
+    assert len(calls) == 1 + tracker.settle_frames  # the table at the start, then the roll
 
 
 def test_a_settled_roll_is_looked_at_again_once_and_that_look_names_its_faces():
@@ -674,7 +687,10 @@ class Hand:
             dx = self.pixels * (np.sin(self.n / 9) + self.rng.normal(0, 0.5))
             dy = self.pixels * (np.cos(self.n / 11) + self.rng.normal(0, 0.5))
             shift = np.float32([[1, 0, dx], [0, 1, dy]])
-            out.append(cv2.warpAffine(frame, shift, frame.shape[1::-1], borderMode=cv2.BORDER_REFLECT))
+            shaken = cv2.warpAffine(frame, shift, frame.shape[1::-1], borderMode=cv2.BORDER_REFLECT)
+            shaken = shaken.view(Drawn)
+            shaken.dice = getattr(frame, "dice", None)  # OpenCV gives a plain array
+            out.append(shaken)
         return out
 
 
@@ -803,3 +819,18 @@ def test_a_shadow_beside_the_dice_on_a_skin_coloured_table_does_not_hold_the_rol
     events = run(tracker, table, frames[:-4] + shaded(frames[-4:] + still(table, 40), shadow))
     assert [e.labels for e in events] == [["2", "4", "6"]]
     assert events[0].frame <= len(frames) + round(0.3 * FPS) + 2  # as soon as without a shadow
+
+
+def test_dice_lying_there_since_watching_began_are_no_roll_when_a_hand_passes():
+    """The web app's camera starts with the server: last game's dice, still on the table, were
+    reported as a roll once a hand passed over them (or a lamp went on), and scored."""
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.dice = [(60, 60, "2"), (120, 60, "5")]
+    events = run(tracker, table, still(table, 20))
+    table.hand = (90, 150)  # a hand passes over them, and goes
+    events += run(tracker, table, [table.frame() for _ in range(10)])
+    table.hand = None
+    events += run(tracker, table, still(table, 40))
+    assert events == []
+    events = run(tracker, table, table.roll(["2", "5"], shift=(30, 40)) + still(table, 40))
+    assert [e.labels for e in events] == [["2", "5"]]  # thrown again: a roll
