@@ -113,6 +113,9 @@ class Game:
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 10
     options_spec: ClassVar[Mapping[str, Option]] = {}
+    # A roll's player is who rolled it, or (a dealer rolling each die to a player, as in
+    # Twenty-One) who receives it.
+    rolls_to_player: ClassVar[bool] = False
 
     @classmethod
     def most_players(cls, options: Mapping[str, Any]) -> int:

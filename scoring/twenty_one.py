@@ -63,6 +63,7 @@ class TwentyOne(Game):
     name = "square-shooters/twenty-one"
     title = "Square Shooters: Twenty-One"
     die_kind = "square-shooters"
+    rolls_to_player = True  # the dealer rolls each die to a player
     min_players = 2
     max_players = PLAYERS_PER_SET * MAX_DICE_SETS
     options_spec: Mapping[str, Option] = {

@@ -311,6 +311,7 @@ def board_html(state: dict[str, Any], crops: set[str], can_write: bool) -> str:
         trick_takers=allowed_to("tricks"),
         drawers=allowed_to("draw") if uses_physical_deck(view) else [],
         square_makers=allowed_to("square"),
+        rolled="to" if GAMES[view["game"]].rolls_to_player else "by",
         new_square=new_square_name(state["details"]),
         stealers=allowed_to("steal"),
         physical_cards=physical_cards(),

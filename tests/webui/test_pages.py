@@ -126,6 +126,20 @@ def test_a_turn_shows_no_roll_count_until_its_player_rolls(api):
     assert "<strong>Ann</strong>'s turn · roll 1 of 3</p>" in page
 
 
+def test_twenty_ones_dice_are_rolled_to_a_player_not_by_them(api):
+    """The dealer rolls each die to a player: the page said "Rolled by Grandpa" and "roll #2
+    by Grandpa" of a die Grandma rolled to him."""
+    game_id = api.new_game("square-shooters/twenty-one", ["Grandma", "Grandpa", "Ann"])
+    assert api.move(game_id, "roll", "Grandpa", faces=["7H"]).status_code == 201
+    page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "A die rolled to" in page and "Rolled by" not in page
+    assert "roll #2 to Grandpa" in page and "Undo roll #2 to Grandpa" in page
+    cubes = api.new_game("cubes", ["Ann", "Bo"])
+    api.move(cubes, "roll", "Ann", faces=["1", "2", "3", "4", "5", "6"])
+    page = api.client.get(f"/games/{cubes}").get_data(as_text=True)
+    assert "Rolled by" in page and "roll #2 by Ann" in page
+
+
 def test_an_options_choices_are_offered_by_what_they_mean(client):
     page = client.get("/").get_data(as_text=True)
     assert re.search(r'<option value="roll-again"[^>]*>the player rolls again</option>', page)
