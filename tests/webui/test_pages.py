@@ -618,6 +618,10 @@ def test_a_squib_tie_after_the_end_can_be_settled_from_the_page(api):
     assert api.move(game_id, "end", "Ana").status_code == 201
     html = api.client.get(f"/games/{game_id}/board").json["html"]
     assert 'id="moves"' in html and 'id="steal"' in html  # the game is over, but tied
+    # the sheet settles a tie by a steal: the page does not call it shared while one may come
+    assert "Ana and Bo share the win" not in html
+    said = "Ana and Bo are tied at the top: a steal between them settles it (below), or they share the win."
+    assert said in " ".join(html.split())
 
 
 def test_the_bid_offered_beats_the_highest_so_far(api):
