@@ -124,7 +124,9 @@ def replayed(events: Sequence[Event]) -> tuple[Game, frozenset[int]]:
         try:
             game.apply(event)
         except IllegalMove as error:
-            raise IllegalMove(f"event #{event.seq} ({event.type}): {error}") from None
+            refused = IllegalMove(f"event #{event.seq} ({event.type}): {error}")
+            refused.seq = event.seq  # which move of the log the rules refused
+            raise refused from None
     return game, frozenset(passed_over)
 
 
@@ -185,7 +187,17 @@ def checked_move(events: Sequence[Event], new: Event) -> Game:
         now = roll_faces(events, roll)
         if now is not None and now == new.data.get("faces"):
             raise IllegalMove(f"roll #{roll} already reads {' '.join(map(str, now))}: nothing to correct")
-    return replay([*events, new])
+    try:
+        return replay([*events, new])
+    except IllegalMove as error:
+        roll = new.data.get("roll")
+        if new.type == "correct" and isinstance(roll, int) and getattr(error, "seq", 0) > roll:
+            # the rules refused a move made after the roll, which the page shows as it stands
+            raise IllegalMove(
+                f"roll #{roll} cannot read so: a later move would no longer be legal ({error}). "
+                f"To correct it so, undo back to roll #{roll} first"
+            ) from None
+        raise
 
 
 def check_seen(events: Sequence[Event], new: Event, version: int) -> None:

@@ -75,6 +75,24 @@ def test_a_correction_is_checked_by_the_rules(pip_race):
         replay(events)
 
 
+def test_a_correction_a_later_move_forbids_says_so_and_how_to_make_it():
+    """Twenty-One: a joker (rolled again, not dealt) in place of Bob's first card would
+    make the next die Bob's, not Ann's. The refusal named only the later move ("it is Bob's
+    turn, not Ann's") while the page showed Bob's turn."""
+    events = [Event("start", {"game": "square-shooters/twenty-one", "players": ["Ann", "Bob"]}, seq=1)]
+    for player, face in (("Bob", "9H"), ("Ann", "5D"), ("Bob", "7C")):
+        events.append(Event("roll", {"faces": [face]}, player, seq=len(events) + 1))
+    correction = Event("correct", {"roll": 2, "faces": ["JOKER_RED"]}, seq=len(events) + 1)
+    with pytest.raises(IllegalMove) as refused:
+        checked_move(events, correction)
+    assert str(refused.value) == (
+        "roll #2 cannot read so: a later move would no longer be legal (event #3 (roll): it is Bob's"
+        " turn, not Ann's). To correct it so, undo back to roll #2 first"
+    )
+    with pytest.raises(IllegalMove, match="^event #4 \\(roll\\): unknown face label '7X'"):  # its own fault
+        checked_move(events, Event("correct", {"roll": 4, "faces": ["7X"]}, seq=len(events) + 1))
+
+
 def test_an_undone_roll_cannot_be_corrected(pip_race):
     events = log(*race(roll("Bo", 6, 6)), Event("undo"), Event("correct", {"roll": 3, "faces": ["1", "1"]}))
     with pytest.raises(IllegalMove, match="no roll #3"):
