@@ -182,6 +182,11 @@ def parse_face(label: str | Face) -> Face:
         ) from None
 
 
+def as_named(face: Face) -> str:
+    """A face as the dice print it, with its label where the two differ: "A♠ (AS)", "3"."""
+    return str(face) if str(face) == face.label else f"{face} ({face.label})"
+
+
 def parse_faces(labels) -> tuple[Face, ...]:
     return tuple(parse_face(label) for label in labels)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from scoring.faces import Card, Face, Joker, UnknownFace, die_kind, parse_face
+from scoring.faces import Card, Face, Joker, UnknownFace, as_named, die_kind, parse_face
 
 
 class IllegalMove(ValueError):
@@ -280,7 +280,7 @@ def read_roll(labels: Any, kind: str, count: int | Iterable[int] | None) -> tupl
         seen: set[str] = set()
         for face in faces:
             if face.label in seen:
-                raise IllegalMove(f"{face.label} shows twice, but only one die face carries it")
+                raise IllegalMove(f"{as_named(face)} shows twice, but only one die face carries it")
             seen.add(face.label)
     return faces
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import total_ordering
 from typing import Any, NamedTuple
 
-from scoring.faces import SQUARE_SHOOTERS, Card, Face, Joker, Rank, Suit
+from scoring.faces import SQUARE_SHOOTERS, Card, Face, Joker, Rank, Suit, as_named
 
 HAND_KINDS = (
     "high_card",
@@ -91,10 +91,9 @@ def rank_word(value: int, plural: bool = False) -> str:
 def read_dice(labels: Iterable[str | Face]) -> tuple[Card | Joker, ...]:
     """The faces of Square Shooters dice; each card is on one die face, so none repeats."""
     faces = tuple(SQUARE_SHOOTERS.check(label) for label in labels)
-    labels_seen = [face.label for face in faces]
-    for label in labels_seen:
-        if labels_seen.count(label) > 1:
-            raise ValueError(f"{label} shows twice, but only one die face carries it")
+    for face in faces:
+        if faces.count(face) > 1:
+            raise ValueError(f"{as_named(face)} shows twice, but only one die face carries it")
     return faces
 
 

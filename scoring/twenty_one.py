@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from scoring.faces import Face, Joker, Rank
+from scoring.faces import Face, Joker, Rank, as_named
 from scoring.game import Event, Game, IllegalMove, Option, cards_only, count_jokers, data_field, read_roll
 from scoring.turns import ALL_DICE, after_the_last_round, names, plural, seating
 
@@ -122,7 +122,7 @@ class TwentyOne(Game):
         out = sum(hand.count(face) for hand in self.hands.values())
         if out >= self.options["dice_sets"]:
             where = "one die" if out == 1 else f"{out} dice, one a set"
-            raise IllegalMove(f"{face.label} is already out this round; it is on {where}")
+            raise IllegalMove(f"{as_named(face)} is already out this round; it is on {where}")
         self.hands[player] += (face,)
         value = hand_value(self.hands[player])
         if value > GOAL:

@@ -53,7 +53,7 @@ def test_melds_on_the_rodeo_table_with_wild_ranks(capsys):
     "argv, message",
     [
         (["hand", "AS", "XX"], "unknown face label 'XX'"),
-        (["hand", "AS", "AS"], "AS shows twice"),
+        (["hand", "AS", "AS"], "A♠ (AS) shows twice"),
         (["melds", "CUBES", "AS"], "CUBES"),
         (["replay", "/no/such/game.jsonl"], "cannot read /no/such/game.jsonl"),
     ],

@@ -198,7 +198,7 @@ def test_a_roll_is_all_nine_dice_each_card_once():
     game = dealt()
     with pytest.raises(IllegalMove, match="9 dice, not 8"):
         game.apply(Event("roll", {"faces": FILLER[:8]}, "Ann"))
-    with pytest.raises(IllegalMove, match="KC shows twice"):
+    with pytest.raises(IllegalMove, match=r"K♣ \(KC\) shows twice"):
         game.apply(Event("roll", {"faces": FILLER[:8] + ["KC"]}, "Ann"))
     with pytest.raises(IllegalMove, match="unknown face label"):
         game.apply(Event("roll", {"faces": FILLER[:8] + ["ZZ"]}, "Ann"))

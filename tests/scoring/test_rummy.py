@@ -189,7 +189,7 @@ def test_a_roll_is_nine_known_dice_each_card_once():
         roll(new(), "Ann", ACES + " KS")
     with pytest.raises(IllegalMove, match="unknown face label"):
         roll(new(), "Ann", "AS AH AD AC 3C 6H 9S QD 11D")
-    with pytest.raises(IllegalMove, match="AS shows twice"):
+    with pytest.raises(IllegalMove, match=r"A♠ \(AS\) shows twice"):
         roll(new(), "Ann", "AS AH AD AC 3C 6H 9S QD AS")
 
 

@@ -202,7 +202,7 @@ def test_a_roll_is_nine_known_dice_each_card_once():
         roll(new(), "Ann", "AS KS QS JS 10S 2H 4D 6C")
     with pytest.raises(IllegalMove, match="unknown face label"):
         roll(new(), "Ann", "AS KS QS JS 10S 2H 4D 6C 1C")
-    with pytest.raises(IllegalMove, match="AS shows twice"):
+    with pytest.raises(IllegalMove, match=r"A♠ \(AS\) shows twice"):
         roll(new(), "Ann", "AS KS QS JS 10S 2H 4D 6C AS")
 
 

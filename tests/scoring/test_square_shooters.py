@@ -686,7 +686,7 @@ def test_a_physical_deck_needs_no_shuffle_and_checks_the_card_entered():
     for bad, message in (
         ({"kind": "four_of_a_kind"}, "cards"),
         ({"kind": "five_of_a_kind", "cards": [], "chips": 3}, "unknown target kind"),
-        ({"kind": "two_pairs", "cards": ["AS", "AS", "KD", "KC"], "chips": 4}, "AS shows twice"),
+        ({"kind": "two_pairs", "cards": ["AS", "AS", "KD", "KC"], "chips": 4}, r"A♠ \(AS\) shows twice"),
         ({"kind": "two_pairs", "cards": ["AS", "AD", "KD", "QC"], "chips": 4}, "not a Two Pairs"),
         ({"kind": "two_pairs", "cards": ["AS", "AD", "KD", "KC"], "chips": -1}, "chips"),
         ({"shootout": "ace"}, "unknown shootout card"),
@@ -708,7 +708,7 @@ def test_bad_rolls_are_refused_and_change_nothing():
         (JUNK + ["KD"], "9 dice, not 10"),
         (JUNK[:8] + ["ZZ"], "unknown face label"),
         (JUNK[:8] + ["CUBES"], "not a face of square-shooters"),
-        (JUNK[:8] + ["AS"], "AS shows twice"),
+        (JUNK[:8] + ["AS"], r"A♠ \(AS\) shows twice"),
     ):
         with pytest.raises(IllegalMove, match=message):
             g.apply(roll("Ana", faces))

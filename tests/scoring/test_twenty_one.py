@@ -242,7 +242,7 @@ def test_each_more_set_of_dice_deals_three_more_players():
 def test_with_two_sets_a_card_can_be_out_twice_but_not_three_times():
     game = play(new(("Ann", "Bob", "Cy", "Dee"), dice_sets=2), ("Bob", "KS"), ("Cy", "KS"))
     assert game.details()["hands"]["Cy"]["cards"] == ["KS"]
-    with pytest.raises(IllegalMove, match="KS is already out this round; it is on 2 dice, one a set"):
+    with pytest.raises(IllegalMove, match=r"K♠ \(KS\) is already out this round; it is on 2 dice, one a set"):
         play(game, ("Dee", "KS"))
 
 
@@ -272,9 +272,9 @@ def test_an_unknown_label_is_refused():
 
 
 def test_a_card_cannot_show_twice_in_a_round():
-    with pytest.raises(IllegalMove, match="KS is already out this round"):
+    with pytest.raises(IllegalMove, match=r"K♠ \(KS\) is already out this round"):
         play(new(), ("Bob", "KS"), ("Ann", "KS"))
-    with pytest.raises(IllegalMove, match="JOKER_RED is already out"):
+    with pytest.raises(IllegalMove, match=r"red joker \(JOKER_RED\) is already out"):
         play(new(jokers_wild=True), ("Bob", "JOKER_RED"), ("Ann", "JOKER_RED"))
 
 

@@ -145,7 +145,7 @@ def test_a_correction_that_shows_a_card_twice_changes_nothing(api):
     before = api.client.get(f"/api/games/{game_id}/export.jsonl").data
     seq = response.json["event"]["seq"]
     response = api.move(game_id, "correct", roll=seq, faces=["AS", "AS", *roll[2:]])
-    assert response.status_code == 400 and "AS shows twice" in response.json["error"]
+    assert response.status_code == 400 and "A♠ (AS) shows twice" in response.json["error"]
     assert api.client.get(f"/api/games/{game_id}/export.jsonl").data == before
 
 
