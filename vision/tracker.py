@@ -71,9 +71,6 @@ MOST_NOISE_LEVEL = 48  # ... at most: a dim webcam's noise came to 26-30 so
 # than this share of it differs even after matching place and light.
 MOST_LIGHT_GAIN = 2.0
 NO_REFERENCE = 0.5
-# A pixel whose channels all changed by gains within this ratio of each other was lit or
-# shaded, not covered: skin on a table changes its colour, not only its brightness.
-SAME_GAIN = 1.12
 
 
 @dataclass(frozen=True)
@@ -425,21 +422,8 @@ def hand_over_dice(
     new = differs_from(before, small, level)
     if new is None:
         return reaches_in(skin, dice, area, moved=moved)
-    # skin that changed only as a shadow or a lamp changes it, every channel by one gain, is
-    # no hand but a skin-coloured table: a shadow by the dice held a roll back for as long as
-    # it stayed, and a lamp switched on, for good (session 67's camera audit).  A sleeve may
-    # change so (a white one over a grey table): what joins a hand to the edge is any change.
     changed = new.any(axis=2)
-    hand = np.where(changed & ~lit_alike(before, small), skin, 0).astype(np.uint8)
-    return reaches_in(hand, dice, area, sleeve=changed & ~dice)
-
-
-def lit_alike(before: np.ndarray, small: np.ndarray) -> np.ndarray:
-    """Where ``small`` is ``before`` (matched to its place and light) under another light:
-    each channel brighter or darker by the same gain, within ``SAME_GAIN``."""
-    matched = relit(steadied(before, small), small).astype(np.float32) + 1
-    gains = (small.astype(np.float32) + 1) / matched
-    return gains.max(axis=2) < SAME_GAIN * gains.min(axis=2)
+    return reaches_in(np.where(changed, skin, 0).astype(np.uint8), dice, area, sleeve=changed & ~dice)
 
 
 def reaches_in(

@@ -804,23 +804,6 @@ def test_a_die_pushed_slowly_is_reported_where_it_stops():
     assert events[0].dice.centers[0][0] == pytest.approx(table.dice[0][0], abs=2)
 
 
-def shaded(frames, gain):
-    """``frames`` with each pixel's light scaled by ``gain`` (H x W), all channels alike."""
-    return [np.clip(frame * gain[:, :, None], 0, 255).astype(np.uint8) for frame in frames]
-
-
-def test_a_shadow_beside_the_dice_on_a_skin_coloured_table_does_not_hold_the_roll():
-    """A player leaning over the table: their shadow stops just short of the dice as they
-    land, and was taken for a hand for as long as it stayed."""
-    table, tracker = Table(colour=PINE), RollTracker(fps=FPS)
-    frames = still(table, 10) + table.roll(["2", "4", "6"])
-    shadow = np.ones(SIZE, np.float32)
-    shadow[:, :24] = 0.6  # to 4 px short of the first die, which lands at x = 28
-    events = run(tracker, table, frames[:-4] + shaded(frames[-4:] + still(table, 40), shadow))
-    assert [e.labels for e in events] == [["2", "4", "6"]]
-    assert events[0].frame <= len(frames) + round(0.3 * FPS) + 2  # as soon as without a shadow
-
-
 def test_dice_lying_there_since_watching_began_are_no_roll_when_a_hand_passes():
     """The web app's camera starts with the server: last game's dice, still on the table, were
     reported as a roll once a hand passed over them (or a lamp went on), and scored."""
