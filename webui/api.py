@@ -179,7 +179,7 @@ def append_event(game_id: int):
         if stored.type == "correct":
             lesson = crops.teach(current_app, game_id, before, stored)
         elif undone is not None and undone.type == "correct":  # a lesson taken back with its tap
-            lesson = crops.unteach(current_app, game_id, before[: undone.seq - 1], undone)
+            lesson = crops.unteach(current_app, game_id, before[: undone.seq - 1], undone, [*before, stored])
     state = table(ledger, game_id)
     reply = {"event": stored.to_json(), "version": state["version"], "view": state["view"]}
     if any(lesson.values()):  # what the camera learnt or forgot, for the player to be told

@@ -215,31 +215,45 @@ def labels(faces: Sequence[str]) -> list[str]:
 def teach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) -> dict[str, list[str]]:
     """Teach the classifier every die that ``correction`` (just stored after ``events``)
     changed or checked and whose crop was saved.  Never raises.  Returns the faces ``learnt``
-    and those that ``failed`` (logged), for the player to be told."""
+    (new examples: a crop taught so before is none) and those that ``failed`` (logged), for
+    the player to be told."""
     kind, roll = die_kind_of(events), correction.data["roll"]
     told: dict[str, list[str]] = {"learnt": [], "failed": []}
     for die, face in lessons(events, correction):
         if is_kept(crop_path(app, game_id, roll, die)):  # a die entered by hand has no crop
-            learnt = learn_die(app, game_id, roll, die, face, kind) is not None
-            told["learnt" if learnt else "failed"].append(face)
+            learnt = learn_die(app, game_id, roll, die, face, kind)
+            if learnt is not False:
+                told["learnt" if learnt else "failed"].append(face)
     return told
 
 
-def unteach(app: Flask, game_id: int, events: Sequence[Event], correction: Event) -> dict[str, list[str]]:
-    """Take back what ``correction`` (stored after ``events``) taught, now that it is undone:
-    a tap on the wrong face, taken back, must not go on reading other dice as that face.
-    Never raises.  Returns the faces ``taken_back`` and those that ``failed`` (logged)."""
+def unteach(
+    app: Flask, game_id: int, events: Sequence[Event], correction: Event, now: Sequence[Event]
+) -> dict[str, list[str]]:
+    """Take back what ``correction`` (stored after ``events``) taught, now that it is undone
+    (``now``: the log with the undo): a tap on the wrong face, taken back, must not go on
+    reading other dice as that face.  A die that still reads as it taught keeps its example
+    (a guess it checked, or taught so before); one that a correction still in force names
+    otherwise is taught as that face again.  Never raises.  Returns the faces
+    ``taken_back`` and those that ``failed`` (logged)."""
     kind, roll = die_kind_of(events), correction.data["roll"]
+    reads = next((labels(event.data["faces"]) for event in corrected_moves(now) if event.seq == roll), [])
+    rolled = next((labels(event.data["faces"]) for event in now if event.seq == roll), [])
     told: dict[str, list[str]] = {"taken_back": [], "failed": []}
     for die, face in lessons(events, correction):
+        still = reads[die] if die < len(reads) else None
         path = crop_path(app, game_id, roll, die)
+        if still == face or not is_kept(path):
+            continue
         try:
-            crop = read_picture(path) if is_kept(path) else None
+            crop = read_picture(path)
             if crop is not None and classifier(app).unlearn(crop, face, kind):
                 told["taken_back"].append(face)
         except Exception:  # whatever it hits, the undo stands
             log.exception("game %s roll #%s die %s: could not take back %s", game_id, roll, die + 1, face)
             told["failed"].append(face)
+        if still is not None and die < len(rolled) and still != rolled[die]:  # an earlier correction's
+            learn_die(app, game_id, roll, die, still, kind)
     return told
 
 

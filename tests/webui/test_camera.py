@@ -344,6 +344,28 @@ def test_undoing_a_correction_takes_back_what_it_taught(app, api, pip_dice):
     assert sorted(label for _, label in classifier.taught) == ["6", "6"]
 
 
+def test_an_undo_takes_back_only_the_lessons_the_log_no_longer_stands_by(app, api, pip_dice):
+    """Undoing a correction took back lessons it had not made: a guess it checked that a
+    vouched-for roll had taught, and an earlier correction's, which still stands."""
+    _, classifier, _ = pip_dice
+    game_id, roll = a_camera_roll(app, api, pip_dice)
+    assert api.post(f"/api/games/{game_id}/rolls/{roll['seq']}/teach").status_code == 200
+    vouched = sorted(label for _, label in classifier.taught)
+    checked = api.move(game_id, "correct", roll=roll["seq"], faces=roll["faces"], checked=[0])
+    assert "lesson" not in checked.json  # taught so already: nothing new to tell
+    assert "lesson" not in api.move(game_id, "undo").json
+    assert sorted(label for _, label in classifier.taught) == vouched
+
+    three = roll["faces"].index("3")
+    first = ["2" if die == three else face for die, face in enumerate(roll["faces"])]
+    api.move(game_id, "correct", roll=roll["seq"], faces=first)
+    api.move(game_id, "correct", roll=roll["seq"], faces=["6" if face == "2" else face for face in first])
+    assert api.move(game_id, "undo").json["lesson"] == {"taken_back": ["6"], "failed": []}
+    die = crop_tone(app, game_id, roll["seq"], three)[0]
+    lessons = [label for crop, label in classifier.taught if np.array_equal(crop, die)]
+    assert lessons == ["3", "2"]  # the vouched 3, and the first correction's 2, which stands
+
+
 def test_a_classifier_that_fails_to_learn_does_not_fail_the_correction(app, api, pip_dice, caplog):
     detector, classifier, tones = pip_dice
     game_id = api.new_game()
