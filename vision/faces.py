@@ -186,6 +186,7 @@ class FaceClassifier:
         self.taught_cosines: dict[str, np.ndarray] = {}  # label: the network's cosines for each
         self.taught_varied: dict[str, np.ndarray] = {}  # label: which of them are varied views
         self.example_kinds: dict[str, np.ndarray] = {}  # label: the die kind each was taught for
+        self._loaded: dict[str, list[str]] = {}  # label: the names of the files its examples came from
         self._masks: dict[str | None, np.ndarray] = {}
         self._taught_stacks: dict[bytes, tuple] = {}  # a die-kind mask's: see _taught_examples
         self._load_learned()
@@ -417,6 +418,7 @@ class FaceClassifier:
         if label not in reloaded:
             self.taught_for.setdefault(label, set()).add(kind)
             self._add_prototypes(label, [crop], [kind])
+            self._loaded[label] = sorted([*self._loaded.get(label, []), kept.name])
         return {label} | reloaded
 
     def unlearn(self, crop: np.ndarray, label: str, kind: str | None = None) -> set[str]:
@@ -480,7 +482,8 @@ class FaceClassifier:
         labels = [parse_face(label).label] if label is not None else self._taught_folders()
         changed, stuck = set(), []
         # what this classifier holds in memory too: an example deleted by hand from the folder
-        # is forgotten there, and must be here as well (all of it, for every face)
+        # is forgotten there, and must be here as well (all of it, for every face); a face's
+        # embeddings are made again only where its files changed, a second or so for a card set
         looked = set(labels) | (set(self.prototypes) if label is None else set())
         for name in labels:
             for path in (self.data_dir / name).glob("*.png"):
@@ -492,9 +495,9 @@ class FaceClassifier:
                 except OSError as error:
                     stuck.append(f"{path} ({error.strerror or error})")
         for name in looked:
-            had = self.learned().get(name, 0)
-            self._reload(name)
-            if self.learned().get(name, 0) != had:
+            on_disk = [path.name for path in self._kept_examples(name)]
+            if name in changed or on_disk != self._loaded.get(name, []):
+                self._reload(name)
                 changed.add(name)
         if stuck:
             error = OSError(f"could not forget {len(stuck)} taught examples: {'; '.join(stuck[:3])}")
@@ -559,6 +562,25 @@ class FaceClassifier:
             log.warning("cannot read the taught examples in %s (%s)", self.data_dir, error.strerror or error)
             return []
 
+    def _kept_examples(self, label: str, warn: bool = False) -> list[Path]:
+        """``label``'s stored examples that are read: the newest ``TAUGHT_PER_FACE`` of each die
+        kind, as ``learn`` keeps (hundreds put there by hand slowed every reading); by name."""
+        folder = self.data_dir / label
+        by_kind: dict[str | None, list[Path]] = {}
+        for path in newest_first(folder.glob("*.png")):
+            by_kind.setdefault(taught_kind(path), []).append(path)
+        for kind, paths in by_kind.items():
+            if warn and len(paths) > TAUGHT_PER_FACE:
+                log.warning(
+                    "%s has %d examples of %s taught for %s: the newest %d are read, as a face keeps",
+                    folder,
+                    len(paths),
+                    label,
+                    kind or "no die kind",
+                    TAUGHT_PER_FACE,
+                )
+        return sorted(path for paths in by_kind.values() for path in paths[:TAUGHT_PER_FACE])
+
     def _reload(self, label: str) -> None:
         """``label``'s prototypes from the crops stored for it (none left: its folder goes)."""
         self.prototypes.pop(label, None)
@@ -568,23 +590,10 @@ class FaceClassifier:
         self.taught_for.pop(label, None)
         self._taught_stacks.clear()
         folder = self.data_dir / label
-        by_kind: dict[str | None, list[Path]] = {}
-        for path in newest_first(folder.glob("*.png")):
-            by_kind.setdefault(taught_kind(path), []).append(path)
-        # only as many as ``learn`` keeps: hundreds put there by hand slowed every reading
-        kept = [path for paths in by_kind.values() for path in paths[:TAUGHT_PER_FACE]]
-        for kind, paths in by_kind.items():
-            if len(paths) > TAUGHT_PER_FACE:
-                log.warning(
-                    "%s has %d examples of %s taught for %s: the newest %d are read, as a face keeps",
-                    folder,
-                    len(paths),
-                    label,
-                    kind or "no die kind",
-                    TAUGHT_PER_FACE,
-                )
+        kept = self._kept_examples(label, warn=True)
+        self._loaded[label] = [path.name for path in kept]
         read = []
-        for path in sorted(kept):
+        for path in kept:
             try:
                 crop = read_picture(path)
             except OSError as error:  # there, but not to be read now (locked, no permission): kept
