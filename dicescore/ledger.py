@@ -372,6 +372,23 @@ class _Transaction:
         return False
 
 
+class NotJson(ValueError):
+    """NaN and Infinity, which Python's json takes and a browser's JSON.parse refuses."""
+
+
+def not_json(constant: str) -> None:
+    raise NotJson(f"{constant} is not JSON")
+
+
+def is_time(value: Any) -> bool:
+    """Whether ``value`` is a time as the ledger writes ``at``."""
+    try:
+        datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def parse_jsonl(lines: Iterable[str]) -> list[Event]:
     """Events from JSON lines (blank lines skipped); numbered in order when the lines
     carry no ``seq``.  Raises IllegalMove naming the bad line."""
@@ -380,15 +397,19 @@ def parse_jsonl(lines: Iterable[str]) -> list[Event]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json.loads(line, parse_constant=not_json)
         except json.JSONDecodeError as error:
             raise IllegalMove(f"line {number} is not JSON: {error.msg}") from None
+        except NotJson as error:
+            raise IllegalMove(f"line {number}: {error}") from None
         except (RecursionError, ValueError):  # nested past Python's stack, a 5,000-digit number
             raise IllegalMove(f"line {number} is JSON too deeply nested, or with a number too long") from None
         try:
             event = Event.from_json(record)
         except IllegalMove as error:
             raise IllegalMove(f"line {number}: {error}") from None
+        if event.at is not None and not is_time(event.at):
+            raise IllegalMove(f"line {number}: 'at' must be a time, as the app writes it (ISO 8601)")
         expected = len(events) + 1
         if event.seq not in (0, expected):
             raise IllegalMove(f"line {number}: seq {event.seq} should be {expected}")

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
-from werkzeug.exceptions import Forbidden
+from werkzeug.exceptions import Forbidden, RequestEntityTooLarge
 
 from dicescore.kept import KeptByVersion
 from dicescore.ledger import Ledger
@@ -172,12 +172,18 @@ def import_game():
     if not security.joined():
         return redirect(url_for("pages.join", next=url_for("pages.index")))
     request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]  # a long game's log
-    security.check_write()
-    upload = request.files.get("log")
+    try:
+        security.check_write()
+        upload = request.files.get("log")
+    except RequestEntityTooLarge:
+        most = current_app.config["MAX_IMPORT_LENGTH"] // 2**20
+        reason = f"that file is larger than a saved game ({most} MB at most)"
+        return render_new_game(status=413, import_error=reason)
     if upload is None or not upload.filename:
         return render_new_game(status=400, import_error="choose a saved game (a .jsonl file) to bring back")
     try:
-        lines = upload.read().decode("utf-8-sig").splitlines()  # a BOM from an editor is no line
+        # a BOM from an editor is no line; nor is a line separator inside a name (splitlines)
+        lines = upload.read().decode("utf-8-sig").split("\n")
         game_id = get_ledger().import_jsonl(lines)
     except UnicodeDecodeError:
         reason = f"{upload.filename} is not a saved game: JSON lines are text"

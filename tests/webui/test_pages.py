@@ -86,6 +86,24 @@ def test_every_golden_game_is_brought_back_as_it_ended(client):
         assert client.get(f"/api/games/{game_id}").json["view"] == replay(golden(log.name)).view()
 
 
+def test_a_name_with_a_line_separator_in_it_comes_back_whole(api):
+    """Export writes names as typed; reading the file line by line as Python's splitlines
+    does broke a game with U+2028 in a name in two."""
+    game_id = api.new_game(players=("Ann\u2028Lee", "Bo"))
+    saved = api.client.get(f"/api/games/{game_id}/export.jsonl").data
+    assert "\u2028".encode() in saved
+    response = bring_back(api.client, saved)
+    assert response.status_code == 302
+    assert api.view(int(response.headers["Location"].rsplit("/", 1)[1]))["players"] == ["Ann\u2028Lee", "Bo"]
+
+
+def test_a_file_too_large_to_be_a_saved_game_is_refused_beside_the_form(app, client):
+    app.config["MAX_IMPORT_LENGTH"] = 2**20
+    page = bring_back(client, b"\n" * (2**20 + 1))
+    assert page.status_code == 413
+    assert "that file is larger than a saved game (1 MB at most)" in page.get_data(as_text=True)
+
+
 def test_a_saved_game_longer_than_any_move_is_brought_back(client):
     """A long evening's log is larger than a move may be (MAX_CONTENT_LENGTH); blank lines,
     which a log may hold, make this one so."""
@@ -96,8 +114,11 @@ def test_a_saved_game_longer_than_any_move_is_brought_back(client):
 def test_a_saved_game_that_does_not_replay_is_refused_and_nothing_is_stored(client):
     lines = (GOLDEN / "twenty-one.jsonl").read_text().splitlines()
     lines[3] = lines[3].replace('"player": "', '"player": "Zed')  # a die rolled to nobody playing
+    not_a_number = (GOLDEN / "cubes.jsonl").read_bytes().replace(b'"faces"', b'"x": NaN, "faces"', 1)
     cases = [
         ("\n".join(lines).encode(), "is not playing"),
+        (not_a_number, "NaN is not JSON"),  # a browser's JSON.parse refuses it
+        (b'{"type": "start", "at": [1], "data": {"game": "cubes"}}', "must be a time, as the app writes it"),
         (b"\xff\xfe not text", "is not a saved game: JSON lines are text"),
         (b"{not json", "line 1 is not JSON"),
         (b"", "the log is empty"),
