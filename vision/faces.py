@@ -83,8 +83,9 @@ TAUGHT_MIN_LEAD = 0.1
 TAUGHT_OVER_NONE = 0.95
 # Nor does an example speak over a face nobody taught that the network reads this surely,
 # unless it is as near a copy: one Cubes 4 tapped (rightly) after an odd light made the
-# camera read half the ones and fives it was sure of as 4, and one 2 tapped as 6 by
-# mistake, 90 of 99 twos as 6 (session 67's audit of learning from taps).
+# camera read 79 of 528 faces it was sure of as 4 (6 now), and one sharp 2 tapped as 6 by
+# mistake, 90 of 99 twos of its print as 6 (48 now: near copies, which undoing the tap
+# takes back; session 67's audit of learning from taps).
 NETWORK_SURE = 0.9
 # Each taught crop also stands for this many seeded variations of itself (``varied``):
 # turned any way, tilted, moved, relit, blurred, as the camera will see that face again.
@@ -459,8 +460,9 @@ class FaceClassifier:
         return self.data_dir / label / (f"{digest}.png" if kind is None else f"{digest}.{kind}.png")
 
     def taught_examples(self, kind: str) -> dict[str, list[Path]]:
-        """The stored examples taught for die kind ``kind``, by face, the newest first."""
-        examples = {label: self._examples(label, kind) for label in self.taught_faces(kind)}
+        """The stored examples taught for die kind ``kind`` that are read (``TAUGHT_PER_FACE``
+        at most), by face, the newest first."""
+        examples = {label: self._examples(label, kind)[:TAUGHT_PER_FACE] for label in self.taught_faces(kind)}
         return {label: paths for label, paths in examples.items() if paths}
 
     def examples_wanted(self, kind: str) -> dict[str, int]:

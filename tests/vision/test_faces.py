@@ -308,7 +308,7 @@ def test_taps_on_cubes_dice_leave_plain_dice_as_they_read(tmp_path):
 
 
 def test_a_tap_taken_back_reads_as_before_it(tmp_path):
-    """A sharp 2 tapped as 6 by mistake read 90 of 99 other twos as 6; taken back (the
+    """A sharp 2 tapped as 6 by mistake reads about half the other twos as 6; taken back (the
     correction undone), they read as before, and the 6s taught otherwise stay."""
     images, labels = faces_only(*render_set(600, FRESH_SEED, ("numerals", "d6_pips"))[:2])
     two = images[labels.index("2")]
