@@ -65,7 +65,7 @@ MOTION_LEVEL = 18  # grey-level change that counts a pixel as moved
 # frames were judged moving 75-97% of the time, so rolls were never reported (session 67's
 # camera audit).  The noise is the median change over a frame, mostly still table.
 NOISE_LEVELS = 4
-MOST_NOISE_LEVEL = 48  # ... at most: a dim webcam's noise came to 26-30 so
+MOST_NOISE_LEVEL = 48  # ... at most (the dim webcam's four times its noise came to 26-30)
 # A settled frame is no longer a picture of the table as it lay before the roll (which the
 # hand check compares it with) when it is this many times brighter or darker, or when more
 # than this share of it differs even after matching place and light.
@@ -273,11 +273,9 @@ class RollTracker:
             return False
         since = previous
         changed = self._moved_between(previous, small)
-        if changed is None and self._still_since is not None and self._still_since.shape == small.shape:
+        if changed is None:  # the run's first frame is set with ``previous``: the same size
             since, changed = self._still_since, self._moved_between(self._still_since, small)
         if changed is None:
-            if self._still_since is None:
-                self._still_since = small
             return False
         self._still_since = small
         if self._moved is None:
