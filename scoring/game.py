@@ -143,6 +143,9 @@ class Game:
             raise IllegalMove(str(error)) from None
 
     events_after_end: ClassVar[frozenset[str]] = frozenset()
+    # Moves any player may make that end the game for everyone: what each does, in words,
+    # and what to ask before (the page offers one button for the table, asking first).
+    ending_moves: ClassVar[Mapping[str, tuple[str, str]]] = {}
 
     def random_event(self, rng: random.Random) -> Event | None:
         """The chance the game needs before the next move (a shuffle, a spin), drawn

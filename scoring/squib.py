@@ -292,6 +292,13 @@ class SquibSquares(Game):
             self.notes.append(f"{bonus} +{points}: {', '.join(players) or 'nobody'}")
 
     events_after_end = frozenset({"steal"})
+    ending_moves = {
+        "end": (
+            "end the game: the draw and discard piles are both empty",
+            "End the game now? Its bonuses are handed out; only a Squib Steal between players"
+            " tied at the top may follow.",
+        )
+    }
 
     def special_bonuses(self) -> list[tuple[str, int, list[str]]]:
         """Each special bonus, its points and who receives it."""

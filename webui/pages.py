@@ -389,12 +389,13 @@ def move_buttons(view: dict[str, Any], details: dict[str, Any]) -> list[dict[str
         if move not in MOVES_WITH_FORMS
         for data, label in move_choices(move, player, view, details)
     ]
+    ending_moves = GAMES[view["game"]].ending_moves
     ending = {}  # the first player's button for each game-ending move stands for the table's
     for button in buttons:
-        if button["type"] in GAME_ENDING:
-            asked = GAME_ENDING[button["type"]][1]
+        if button["type"] in ending_moves:
+            asked = ending_moves[button["type"]][1]
             ending.setdefault(button["type"], button | {"confirm": asked, "table": True})
-    buttons = [button for button in buttons if button["type"] not in GAME_ENDING] + list(ending.values())
+    buttons = [button for button in buttons if button["type"] not in ending_moves] + list(ending.values())
     return sorted(buttons, key=lambda button: button["player"] != view["turn"])
 
 
@@ -405,16 +406,6 @@ def new_square_name(details: dict[str, Any]) -> str:
     taken = {name for squares in details.get("squares", {}).values() for name in squares}
     names = itertools.chain(ascii_uppercase, (f"A{n}" for n in itertools.count(2)))
     return next(name for name in names if name not in taken)
-
-
-# Moves that end the whole game for everyone: one button, not one a player, asked first.
-GAME_ENDING = {
-    "end": (
-        "end the game: the draw and discard piles are both empty",
-        "End the game now? Its bonuses are handed out; only a Squib Steal between players tied"
-        " at the top may follow.",
-    ),
-}
 
 
 def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str, Any]):
@@ -434,8 +425,8 @@ def move_choices(move: str, player: str, view: dict[str, Any], details: dict[str
     elif move == "trump":
         for suit in SUITS:
             yield {"trump": suit}, f"trump {suit}"
-    elif move in GAME_ENDING:
-        yield {}, GAME_ENDING[move][0]
+    elif move in GAMES[view["game"]].ending_moves:
+        yield {}, GAMES[view["game"]].ending_moves[move][0]
     else:
         yield {}, words(move)
 
