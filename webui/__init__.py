@@ -10,6 +10,7 @@ dice; ``slots`` caps the streams open at once.  ``dicescore serve`` runs it unde
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     crops = "crops" if database.name == "games.sqlite" else f"{database.stem}-crops"
     app.config.setdefault("CROPS", str(database.parent / crops))
     app.extensions["dicescore.changes"] = Changes()
+    # A correction and what it teaches, and an undo and what it takes back, are one step:
+    # an undo sent from a second phone waits for the lesson of the correction it undoes.
+    app.extensions["dicescore.lessons"] = threading.Lock()
     # the latest board rendered for each game, for a player and a visitor (pages.render_board)
     app.extensions["dicescore.boards"] = KeptByVersion(most=8)
 

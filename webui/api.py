@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import BadRequest, InternalServerError, NotFound
 
-from dicescore.ledger import UnknownGame
+from dicescore.ledger import Ledger, UnknownGame
 from scoring.faces import DIE_KINDS, UnknownFace
 from scoring.game import Event, IllegalMove
 from scoring.games import GAMES
@@ -169,22 +169,30 @@ def append_event(game_id: int):
         raise BadRequest("'version' must be the length of the log the move was made on (the board's version)")
     if event.type == "correct":
         check_correction(events[0], event)
-    stored = by_the_rules(lambda: ledger.append(game_id, event, version))
-    current_app.extensions["dicescore.changes"].notify()
-    lesson: dict[str, list[str]] = {}
-    if stored.type in ("correct", "undo"):  # stored first: a classifier that fails to learn changes nothing
-        # the log as the move found it: another may have come since this request began
-        before = ledger.events(game_id)[: stored.seq - 1]
-        undone = next_to_undo(before) if stored.type == "undo" else None
-        if stored.type == "correct":
-            lesson = crops.teach(current_app, game_id, before, stored)
-        elif undone is not None and undone.type == "correct":  # a lesson taken back with its tap
-            lesson = crops.unteach(current_app, game_id, before[: undone.seq - 1], undone, [*before, stored])
+    with current_app.extensions["dicescore.lessons"]:
+        stored = by_the_rules(lambda: ledger.append(game_id, event, version))
+        current_app.extensions["dicescore.changes"].notify()
+        lesson = taught_by(ledger, game_id, stored)
     state = table(ledger, game_id)
     reply = {"event": stored.to_json(), "version": state["version"], "view": state["view"]}
     if any(lesson.values()):  # what the camera learnt or forgot, for the player to be told
         reply["lesson"] = lesson
     return jsonify(reply), 201
+
+
+def taught_by(ledger: Ledger, game_id: int, stored: Event) -> dict[str, list[str]]:
+    """What the classifier learns from a correction just stored, or forgets with an undo of
+    one; stored first, so that a classifier that fails to learn changes nothing."""
+    if stored.type not in ("correct", "undo"):
+        return {}
+    # the log as the move found it: another may have come since this request began
+    before = ledger.events(game_id)[: stored.seq - 1]
+    if stored.type == "correct":
+        return crops.teach(current_app, game_id, before, stored)
+    undone = next_to_undo(before)
+    if undone is not None and undone.type == "correct":  # a lesson taken back with its tap
+        return crops.unteach(current_app, game_id, before[: undone.seq - 1], undone, [*before, stored])
+    return {}
 
 
 @bp.post(f"/games/{GAME_ID}/rolls/{ROLL}/teach")

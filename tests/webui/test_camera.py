@@ -26,6 +26,7 @@ from vision.faces import FaceReading
 from vision.readings import DieReadings
 from vision.sources import FrameSource, SourceError
 from vision.tracker import RollEvent
+from webui import crops
 from webui.camera import Camera, NoCamera, demo_camera, guess_faces, live_picture
 from webui.crops import SharedClassifier, save_crops
 from webui.sources import DemoRolls, open_source, start
@@ -342,6 +343,32 @@ def test_undoing_a_correction_takes_back_what_it_taught(app, api, pip_dice):
     undone = api.move(game_id, "undo")
     assert undone.status_code == 201 and "lesson" not in undone.json
     assert sorted(label for _, label in classifier.taught) == ["6", "6"]
+
+
+def test_an_undo_from_another_device_waits_for_the_lesson_of_the_correction_it_undoes(
+    app, api, pip_dice, monkeypatch
+):
+    """A correction is stored, then taught: an undo sent from a second phone in between took
+    back nothing (nothing taught yet), and the wrong tap's lesson then stayed for good."""
+    _, classifier, _ = pip_dice
+    game_id, roll = a_camera_roll(app, api, pip_dice)
+    stored, teach = threading.Event(), crops.teach
+
+    def slow_teach(*args):
+        stored.set()  # the correction is in the log; its lesson comes a moment later
+        time.sleep(0.3)
+        return teach(*args)
+
+    monkeypatch.setattr(crops, "teach", slow_teach)
+    fixed = ["5" if face == "3" else face for face in roll["faces"]]
+    correcting = threading.Thread(target=lambda: api.move(game_id, "correct", roll=roll["seq"], faces=fixed))
+    correcting.start()
+    assert stored.wait(10)
+    second_phone = Api(app.test_client())
+    undone = second_phone.move(game_id, "undo")
+    correcting.join(10)
+    assert undone.status_code == 201 and undone.json["lesson"] == {"taken_back": ["5"], "failed": []}
+    assert classifier.taught == []
 
 
 def test_an_undo_takes_back_only_the_lessons_the_log_no_longer_stands_by(app, api, pip_dice):
