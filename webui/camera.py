@@ -5,7 +5,7 @@ folder of images, an http/rtsp URL) and loads the detector and the face classifi
 ``camera.watch(app)`` then runs it in a background thread that
 
 * reads the frames with ``vision``'s DiceReader and RollTracker, the faces read as dice of
-  the game being played: the table's game as ``webui.sources.table_game`` finds it (the
+  the game being played: the table's game as ``webui.roll_sources.table_game`` finds it (the
   camera never asks which game it is; the ledger knows); each settled roll's faces are read
   once more as a photo is read, with the default face model (``read_as_photo``);
 * appends each settled roll to that game as its player's roll, with the classifier's
@@ -51,7 +51,7 @@ from vision.readings import DieReadings, draw
 from vision.sources import RECONNECT_WAITS, FrameSource, Reconnecting, SourceError, open_source
 from vision.tracker import RollEvent, RollTracker, steady_mean
 from webui.crops import SharedClassifier, save_crops
-from webui.sources import DemoGame, TableGame, table_game
+from webui.roll_sources import DemoGame, TableGame, table_game
 from webui.table import KIND_TITLES
 
 LIVE_INTERVAL = 0.1  # at most 10 live frames a second: the picture is for people, spare the CPU

@@ -20,7 +20,7 @@ from dicescore.ledger import Ledger
 from webui import create_app, db
 from webui.crops import prune_crops
 from webui.qr import qr_text
-from webui.sources import open_source, start
+from webui.roll_sources import open_roll_source, start
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # Threads for ordinary requests beside the app's STREAMS_AT_ONCE, each of which holds one
@@ -80,7 +80,7 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
     path = Path(database) if database else db.default_database()
     shared = host not in LOOPBACK
     logging.basicConfig(level=logging.WARNING, format="dicescore: %(message)s", stream=sys.stderr)
-    rolls = open_source(source)  # a bad source fails before the server starts
+    rolls = open_roll_source(source)  # a bad source fails before the server starts
     games = check_database(path)
     app = create_app(
         {

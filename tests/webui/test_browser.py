@@ -29,7 +29,7 @@ from vision.detector import Detector
 from vision.faces import FAST_MODEL, FaceClassifier
 from webui.camera import Camera
 from webui.crops import SharedClassifier, save_crops
-from webui.sources import RecordedRolls, feed
+from webui.roll_sources import RecordedRolls, feed
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect

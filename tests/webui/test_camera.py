@@ -29,7 +29,7 @@ from vision.tracker import RollEvent
 from webui import crops
 from webui.camera import Camera, NoCamera, demo_camera, guess_faces, live_picture
 from webui.crops import SharedClassifier, save_crops
-from webui.sources import DemoRolls, open_source, start
+from webui.roll_sources import DemoRolls, open_roll_source, start
 
 FELT = (40, 110, 50)  # BGR: no skin tone, so the tracker sees no hand
 FPS = 100.0  # the test clips' frame rate: a file plays at its own pace, so keep them quick
@@ -680,7 +680,7 @@ def test_a_missing_detector_model_is_said_on_the_page_not_raised(app, api, tmp_p
     monkeypatch.setattr(vision.detector, "DEFAULT_MODEL", tmp_path / "detector.onnx")
     (tmp_path / "shots").mkdir()
     cv2.imwrite(str(tmp_path / "shots" / "1.png"), table({}))
-    source = open_source(str(tmp_path / "shots"))
+    source = open_roll_source(str(tmp_path / "shots"))
     assert isinstance(source, NoCamera)
     assert start(app, source) is None
 
@@ -706,7 +706,7 @@ def test_the_demo_plays_seeded_throws_without_its_video(tmp_path, monkeypatch, c
     assert "the demo video needs" in caplog.text and "demo.mp4, which is missing" in caplog.text
 
     monkeypatch.setattr(vision.sources, "DEMO_CLIP", tmp_path / "demo.mp4")
-    assert isinstance(open_source("demo"), DemoRolls)
+    assert isinstance(open_roll_source("demo"), DemoRolls)
 
 
 def demo_clip(path, frames):

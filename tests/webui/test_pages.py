@@ -607,7 +607,7 @@ def test_a_log_with_fields_no_rule_reads_still_shows(app, client):
 
 def test_a_game_whose_log_no_longer_replays_is_named_on_the_front_page_and_passed_over(app, client):
     from dicescore.ledger import Ledger
-    from webui.sources import table_game
+    from webui.roll_sources import table_game
 
     ledger = Ledger.open(app.config["DATABASE"])
     try:

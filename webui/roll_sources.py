@@ -3,7 +3,7 @@
 A source yields settled rolls; ``feed`` appends each one to the table's game (the dice game
 in progress, of the source's die kind, played last: ``table_game``) as the roll of the
 player who may roll now; while that game waits for another move, the roll waits too.
-``open_source`` names them:
+``open_roll_source`` names them:
 
 * a camera (a webcam index, a video file, a folder of images, an http/rtsp URL: what
   ``dicescore watch`` takes), read by ``webui.camera``, which appends its rolls itself;
@@ -155,7 +155,7 @@ def parse_roll(line: str, number: int) -> Roll:
     return Roll(faces, top, wait, unsure)
 
 
-def open_source(spec: str | None):
+def open_roll_source(spec: str | None):
     """The source named on the command line: none (dice entered by hand), the demo, a
     recording, or a camera.  A camera that cannot be opened raises ``SourceError``."""
     if spec in (None, "", "manual"):

@@ -9,7 +9,7 @@ from dicescore.ledger import Ledger
 from scoring.game import Event, IllegalMove
 from tests.webui.conftest import Api
 from vision.sources import SourceError
-from webui.sources import RecordedRolls, feed, open_source, table_game
+from webui.roll_sources import RecordedRolls, feed, open_roll_source, table_game
 
 
 def recording(tmp_path, *records):
@@ -25,7 +25,7 @@ def test_a_recording_feeds_its_rolls_into_the_game_in_progress(app, api, tmp_pat
         {"faces": ["3", "4"], "wait": 0},
         {"dice": [{"label": "6", "top": [["6", 0.7], ["5", 0.2]]}, {"label": "1"}], "wait": 0},
     )
-    feed(app, open_source(path)).join(timeout=10)
+    feed(app, open_roll_source(path)).join(timeout=10)
     events = api.client.get(f"/api/games/{game_id}/events").json["events"]
     assert [(event["type"], event["faces"]) for event in events[2:]] == [
         ("roll", ["3", "4"]),
@@ -39,17 +39,17 @@ def test_a_die_watch_could_not_read_replays_as_its_likeliest_face_marked_unsure(
     game_id = api.new_game()
     unread = {"label": None, "confidence": 0.13, "top": [["2", 0.4], ["6", 0.3]]}
     path = recording(tmp_path, {"dice": [{"label": "6", "top": [["6", 0.9]]}, unread], "wait": 0})
-    feed(app, open_source(path)).join(timeout=10)
+    feed(app, open_roll_source(path)).join(timeout=10)
     roll = api.client.get(f"/api/games/{game_id}/events").json["events"][2]
     assert (roll["faces"], roll["unsure"]) == (["6", "2"], [1])
     with pytest.raises(IllegalMove, match="line 1: faces must be a list of labels"):
-        open_source(recording(tmp_path, {"dice": [{"label": None, "top": []}]}))  # nothing to guess
+        open_roll_source(recording(tmp_path, {"dice": [{"label": None, "top": []}]}))  # nothing to guess
 
 
 def test_a_roll_the_rules_refuse_is_skipped(app, api, tmp_path):
     game_id = api.new_game()
     path = recording(tmp_path, {"faces": ["AS", "4"], "wait": 0}, {"faces": ["2", "2"], "wait": 0})
-    feed(app, open_source(path)).join(timeout=10)
+    feed(app, open_roll_source(path)).join(timeout=10)
     assert sum(api.view(game_id)["totals"].values()) == 4
 
 
@@ -101,13 +101,13 @@ def test_a_roll_waits_while_the_table_game_awaits_another_move_and_never_goes_to
 
 
 def test_bad_sources_are_refused_before_serving(tmp_path):
-    assert open_source(None) is None and open_source("manual") is None
+    assert open_roll_source(None) is None and open_roll_source("manual") is None
     with pytest.raises(SourceError, match="no such file or folder"):
-        open_source(str(tmp_path / "missing.mp4"))
+        open_roll_source(str(tmp_path / "missing.mp4"))
     with pytest.raises(IllegalMove, match="cannot read"):
-        open_source(str(tmp_path / "missing.jsonl"))
+        open_roll_source(str(tmp_path / "missing.jsonl"))
     with pytest.raises(IllegalMove, match="line 2"):
-        open_source(recording(tmp_path, {"faces": ["1"]}, {"face": "1"}))
+        open_roll_source(recording(tmp_path, {"faces": ["1"]}, {"face": "1"}))
 
 
 @pytest.mark.parametrize(
@@ -123,17 +123,17 @@ def test_bad_sources_are_refused_before_serving(tmp_path):
 def test_a_recording_line_no_roll_could_be_is_refused_before_serving(tmp_path, line, message):
     (tmp_path / "rolls.jsonl").write_text(line + "\n")
     with pytest.raises(IllegalMove, match=re.escape(message)):
-        open_source(str(tmp_path / "rolls.jsonl"))
+        open_roll_source(str(tmp_path / "rolls.jsonl"))
 
 
 def test_a_recording_that_is_not_text_says_so(tmp_path):
     (tmp_path / "rolls.jsonl").write_bytes(b"\x00\x95\xff" * 50)
     with pytest.raises(IllegalMove, match="rolls.jsonl is not a recording: JSON lines are text"):
-        open_source(str(tmp_path / "rolls.jsonl"))
+        open_roll_source(str(tmp_path / "rolls.jsonl"))
 
 
 def test_the_demo_starts_a_cubes_game_and_plays_it(app):
-    from webui.sources import DemoRolls
+    from webui.roll_sources import DemoRolls
 
     api = Api(app.test_client())
     feed(app, _first(DemoRolls(seed=1, pace=0), 4)).join(timeout=10)
@@ -147,7 +147,7 @@ def test_the_demo_starts_a_cubes_game_and_plays_it(app):
 
 
 def test_the_demo_starts_its_game_once_a_run_then_scores_a_cubes_game_started_on_the_page(app):
-    from webui.sources import DemoRolls
+    from webui.roll_sources import DemoRolls
 
     api = Api(app.test_client())
     demo = DemoRolls(seed=1, pace=0)
@@ -169,7 +169,7 @@ def test_the_demo_starts_its_game_once_a_run_then_scores_a_cubes_game_started_on
 
 
 def test_the_demo_leaves_games_of_other_dice_alone(app):
-    from webui.sources import DemoRolls
+    from webui.roll_sources import DemoRolls
 
     api = Api(app.test_client())
     other = api.new_game()  # the test game of pip dice
@@ -179,7 +179,7 @@ def test_the_demo_leaves_games_of_other_dice_alone(app):
 
 
 def test_the_demo_is_seeded():
-    from webui.sources import DemoRolls
+    from webui.roll_sources import DemoRolls
 
     first = [roll.faces for roll in _first(DemoRolls(seed=5, pace=0), 3)]
     again = [roll.faces for roll in _first(DemoRolls(seed=5, pace=0), 3)]
