@@ -116,6 +116,10 @@ def test_a_total_of_exactly_100_ends_the_game_after_the_round():
     game = stop(roll(new(), "Ann", ACES), "Ann")  # 60
     stop(roll(game, "Bob", NOTHING), "Bob")
     assert not game.finished()
+    nearly = stop(roll(stop(roll(new(), "Ann", ACES), "Ann"), "Bob", NOTHING), "Bob")
+    stop(roll(nearly, "Ann", "9S 10S JS QS 2H 5D 8C 4H 7D"), "Ann")  # run 9-Q: 39, so 99 in all
+    stop(roll(nearly, "Bob", NOTHING), "Bob")
+    assert nearly.totals() == {"Ann": 99, "Bob": 0} and not nearly.finished()  # 100 is the default
     stop(roll(game, "Ann", "10S JS QS KS 2H 5D 8C 4H 7D"), "Ann")  # run 10-K: 40, so 100 in all
     stop(roll(game, "Bob", NOTHING), "Bob")
     assert game.totals() == {"Ann": 100, "Bob": 0}

@@ -158,6 +158,22 @@ def test_three_or_four_players():
 
 
 # -- the end ----------------------------------------------------------------------------------
+def test_the_first_to_32_wins():
+    """ "The first player to reach thirty two points or more wins the game": 31 plays on."""
+    g = played(Shooter(FOUR), bid("Bo", 6), tricks(Ana=0, Bo=6, Cy=0, Di=0))  # the moon: 12
+    played(g, bid("Cy", 6), tricks(Ana=0, Bo=6, Cy=0, Di=0))  # Cy's moon fails: Bo 18
+    played(g, bid("Di", 6), tricks(Ana=0, Bo=6, Cy=0, Di=0))  # 24
+    played(g, bid("Ana", 6), tricks(Ana=0, Bo=6, Cy=0, Di=0))  # 30
+    played(g, passes("Bo"), bid("Cy", 3), passes("Di"), passes("Ana"), tricks(Ana=0, Bo=1, Cy=5, Di=0))
+    assert g.totals()["Bo"] == 31 and not g.finished()
+    played(g, passes("Cy"), bid("Di", 3), passes("Ana"), passes("Bo"), tricks(Ana=0, Bo=1, Cy=0, Di=5))
+    assert g.totals()["Bo"] == 32 and g.finished() and g.winners() == ["Bo"]
+
+
+def test_trump_is_not_named_while_the_bidding_is_open():
+    rejected(Shooter(FOUR), Event("trump", {"trump": "S"}, "Bo"), "once the bidding is closed")
+
+
 def test_a_tie_at_the_top_plays_on_and_a_third_player_may_win():
     g = played(Shooter(["Ana", "Bo", "Cy"], {"goal": 4}), bid("Bo", 4), passes("Cy"), passes("Ana"))
     g.apply(tricks(Ana=4, Bo=4, Cy=0))
