@@ -4,6 +4,7 @@ import io
 import pytest
 
 from scoring.games import GAMES
+from tests.fakes import PipRace
 
 
 def test_the_catalog_offers_every_game_with_its_options(api):
@@ -105,6 +106,7 @@ def test_a_name_that_looks_like_a_formula_is_exported_as_text(api):
 def test_refusals_are_4xx_with_a_message(api):
     game_id = api.new_game()
     not_turn = next(p for p in ("Ana", "Bo") if p != api.view(game_id)["turn"])
+    race, pairs = "test/pip-race", [["target", 5]]
     refusals = [
         (api.roll(game_id, "3", "4", player=not_turn), 400, "turn"),
         (api.roll(game_id, "3"), 400, "2"),
@@ -116,6 +118,10 @@ def test_refusals_are_4xx_with_a_message(api):
         (api.post("/api/games", {"game": "chess", "players": ["A"]}), 400, "unknown game"),
         (api.post("/api/games", {"game": "test/pip-race", "players": []}), 400, "players"),
         (api.post("/api/games", {"game": "test/pip-race", "players": ["A"], "colour": 1}), 400, "colour"),
+        # the ledger would seat "AnaBo" as players A, n, a, B and o, and take pairs as options
+        (api.post("/api/games", {"game": "test/pip-race", "players": "AnaBo"}), 400, "list of names"),
+        (api.post("/api/games", {"game": race, "players": ["A"], "options": pairs}), 400, "object"),
+        (api.post("/api/games", {"game": ["test/pip-race"], "players": ["A"]}), 400, "game's name"),
         (api.client.get("/api/games/99"), 404, "no game"),
         (api.client.get("/api/games/99999999999999999999999"), 404, ""),
         (api.client.delete(f"/api/games/{game_id}"), 405, ""),
@@ -124,6 +130,29 @@ def test_refusals_are_4xx_with_a_message(api):
         assert response.status_code == status, response.json
         assert words in response.json["error"]
     assert len(api.client.get(f"/api/games/{game_id}/events").json["events"]) == 2
+    assert [game["id"] for game in api.client.get("/api/games").json["games"]] == [game_id]
+
+
+def test_a_correction_in_a_game_without_dice_is_refused(api):
+    game_id = api.new_game("shooter", players=("Ana", "Bo", "Cy"))
+    refused = api.move(game_id, "correct", roll=2, faces=["AS"])
+    assert refused.status_code == 400 and "no dice to correct" in refused.json["error"]
+    assert len(api.client.get(f"/api/games/{game_id}/events").json["events"]) == 1
+
+
+def test_a_move_the_rules_choke_on_is_refused_and_stores_nothing(api, monkeypatch):
+    """A rules module that raises something other than IllegalMove (a bug) refuses the move
+    with a 400 rather than a 500, and the log stays as it was."""
+    game_id = api.new_game()
+    log = api.client.get(f"/api/games/{game_id}/export.jsonl").data
+
+    def choke(game, event):
+        raise KeyError("faces")
+
+    monkeypatch.setattr(PipRace, "on_roll", choke)
+    refused = api.roll(game_id, "3", "4")
+    assert refused.status_code == 400 and "could not read this move" in refused.json["error"]
+    assert api.client.get(f"/api/games/{game_id}/export.jsonl").data == log
 
 
 def test_a_correction_to_a_label_outside_the_die_kind_changes_nothing(api):

@@ -22,13 +22,13 @@ from scoring.games import GAMES
 from tests.vision.test_pipeline import stand_in_detector
 from tests.webui.conftest import Api, imported
 from vision.detector import Detector
-from vision.faces import FaceReading
+from vision.faces import FAST_MODEL, FaceClassifier, FaceReading
 from vision.readings import DieReadings
 from vision.sources import FrameSource, SourceError
 from vision.tracker import RollEvent
 from webui import crops
 from webui.camera import Camera, NoCamera, demo_camera, guess_faces, live_picture
-from webui.crops import SharedClassifier, save_crops
+from webui.crops import SharedClassifier, crop_path, save_crops
 from webui.roll_sources import DemoRolls, open_roll_source, start
 
 FELT = (40, 110, 50)  # BGR: no skin tone, so the tracker sees no hand
@@ -391,6 +391,25 @@ def test_an_undo_takes_back_only_the_lessons_the_log_no_longer_stands_by(app, ap
     die = crop_tone(app, game_id, roll["seq"], three)[0]
     lessons = [label for crop, label in classifier.taught if np.array_equal(crop, die)]
     assert lessons == ["3", "2"]  # the vouched 3, and the first correction's 2, which stands
+
+
+def test_undoing_a_second_correction_teaches_the_first_again_to_the_real_classifier(app, api, tmp_path):
+    """The real classifier keeps a crop as one face: tapping 3 -> 2, then 2 -> 6, moves the
+    crop's example from 2 to 6, so undoing the second tap must teach 2 again (the stand-in
+    classifier above keeps a crop as several faces, and cannot show this)."""
+    model = FaceClassifier(FAST_MODEL, data_dir=tmp_path / "learned")
+    app.extensions["dicescore.classifier"] = SharedClassifier(model)
+    game_id = api.new_game()
+    roll = api.roll(game_id, "3", "4").json["event"]["seq"]
+    for die in (0, 1):
+        path = crop_path(app, game_id, roll, die)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(path), np.full((64, 64, 3), 60 + 100 * die, np.uint8))
+    api.move(game_id, "correct", roll=roll, faces=["2", "4"])
+    api.move(game_id, "correct", roll=roll, faces=["6", "4"])
+    assert {face: len(paths) for face, paths in model.taught_examples("d6").items()} == {"6": 1}
+    assert api.move(game_id, "undo").json["lesson"] == {"taken_back": ["6"], "failed": []}
+    assert {face: len(paths) for face, paths in model.taught_examples("d6").items()} == {"2": 1}
 
 
 def test_a_classifier_that_fails_to_learn_does_not_fail_the_correction(app, api, pip_dice, caplog):

@@ -55,6 +55,11 @@ def test_a_pin_still_needs_the_csrf_token(lan_client):
 
 def test_joining_remembers_the_pin_in_the_session(lan_client):
     csrf = csrf_of(lan_client)
+    # without the session's token another site could make a player's browser join, or spend
+    # the address's PIN tries
+    for forged in ({}, {"X-CSRF-Token": "forged"}):
+        assert lan_client.post("/api/join", json={"pin": PIN}, headers=forged).status_code == 403
+    assert lan_client.get("/api/session").json["joined"] is False
     wrong = lan_client.post("/api/join", json={"pin": "123"}, headers={"X-CSRF-Token": csrf})
     assert wrong.status_code == 403
     right = lan_client.post("/api/join", json={"pin": PIN}, headers={"X-CSRF-Token": csrf})
