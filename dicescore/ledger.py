@@ -22,7 +22,7 @@ from typing import Any
 from dicescore.kept import KeptByVersion
 from scoring.game import Event, Game, IllegalMove
 from scoring.games import GAMES
-from scoring.replay import LOG_EVENTS, check_seen, checked_move, replay, start_game
+from scoring.replay import LOG_EVENTS, check_seen, checked_log, checked_move, replay, start_game
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -304,7 +304,7 @@ class Ledger:
     def import_jsonl(self, lines: Iterable[str]) -> int:
         """Store a game exported by ``export_jsonl`` as a new game; returns its id."""
         events = parse_jsonl(lines)
-        replay(events)  # the whole log must be legal before any of it is stored
+        checked_log(events)  # the whole log must be legal before any of it is stored
         with self._transaction():
             game_id = self.db.execute(
                 "INSERT INTO games (name, created) VALUES (?, ?)",

@@ -107,9 +107,10 @@ def replay(events: Sequence[Event]) -> Game:
     return replayed(events)[0]
 
 
-def replayed(events: Sequence[Event]) -> tuple[Game, frozenset[int]]:
+def replayed(events: Sequence[Event], checked: bool = False) -> tuple[Game, frozenset[int]]:
     """``replay``'s game, and the seqs of the chances it passed over: drawn by the app for
-    a next turn that a later correction took away by ending the game first."""
+    a next turn that a later correction took away by ending the game first.  ``checked``:
+    each player's move is applied as ``apply_checked`` applies it."""
     passed_over = set()
     live = moves_in_force(events)
     game = start_game(live[0])
@@ -122,7 +123,10 @@ def replayed(events: Sequence[Event]) -> tuple[Game, frozenset[int]]:
             passed_over.add(event.seq)
             continue
         try:
-            game.apply(event)
+            if checked and not event.auto:
+                apply_checked(game, event)
+            else:
+                game.apply(event)
         except IllegalMove as error:
             refused = IllegalMove(f"event #{event.seq} ({event.type}): {error}")
             refused.seq = event.seq  # which move of the log the rules refused
@@ -157,29 +161,13 @@ def checked_move(events: Sequence[Event], new: Event) -> Game:
     own, by one of the players if by anyone."""
     if new.type not in LOG_EVENTS:
         game = replay(events)
-        data = FieldsRead(new.data)
-        game.apply(replace(new, data=data))
-        unread = set(data) - data.read - (ROLL_MARKS if is_roll(new) else set())
-        if unread:
-            raise IllegalMove(f"{new.type} has no field {sorted(unread)[0]!r}")
-        if is_roll(new):
-            check_roll_marks(new.data)
+        apply_checked(game, new)
         return game
-    unknown = set(new.data) - LOG_EVENT_FIELDS.get(new.type, set())
-    if unknown:
-        raise IllegalMove(f"{new.type} has no field {sorted(unknown)[0]!r}")
-    players = data_field(events[0], "players", list) if events else []
-    if new.player is not None and new.player not in players:
-        raise IllegalMove(f"{new.player!r} is not playing; players are {', '.join(map(str, players))}")
+    check_log_event(events[0] if events else None, new)
     if new.type == "undo" and "seq" in new.data:
         meant, last = data_field(new, "seq", int), next_to_undo(events)
         if last is not None and last.seq != meant:
             raise StaleMove(f"the last move is now {named(last)}, not #{meant}: undo that?")
-    if new.type == "correct" and "checked" in new.data:
-        faces, checked = new.data.get("faces"), new.data["checked"]
-        dice = len(faces) if isinstance(faces, list) else 0
-        if not (isinstance(checked, list) and all(type(die) is int and 0 <= die < dice for die in checked)):
-            raise IllegalMove(f"a correction's 'checked' lists dice by their index (0 to {dice - 1})")
     if new.type == "correct" and not new.data.get("checked"):
         # one that changes no face and checks no die would only be a history line and one more
         # Undo to tap (the same fix sent twice)
@@ -198,6 +186,50 @@ def checked_move(events: Sequence[Event], new: Event) -> Game:
                 f"To correct it so, undo back to roll #{roll} first"
             ) from None
         raise
+
+
+def apply_checked(game: Game, new: Event) -> None:
+    """Apply the game's move ``new``, refusing it where it carries a field its rules do not
+    read (a roll the app's ``ROLL_MARKS`` besides, checked)."""
+    data = FieldsRead(new.data)
+    game.apply(replace(new, data=data))
+    unread = set(data) - data.read - (ROLL_MARKS if is_roll(new) else set())
+    if unread:
+        raise IllegalMove(f"{new.type} has no field {sorted(unread)[0]!r}")
+    if is_roll(new):
+        check_roll_marks(new.data)
+
+
+def check_log_event(start: Event | None, new: Event) -> None:
+    """An undo's or a correction's own shape: only its own fields, by one of the players
+    (``start``'s) if by anyone, and a correction's ``checked`` dice named by their index."""
+    unknown = set(new.data) - LOG_EVENT_FIELDS.get(new.type, set())
+    if unknown:
+        raise IllegalMove(f"{new.type} has no field {sorted(unknown)[0]!r}")
+    players = data_field(start, "players", list) if start is not None else []
+    if new.player is not None and new.player not in players:
+        raise IllegalMove(f"{new.player!r} is not playing; players are {', '.join(map(str, players))}")
+    if new.type == "correct" and "checked" in new.data:
+        faces, checked = new.data.get("faces"), new.data["checked"]
+        dice = len(faces) if isinstance(faces, list) else 0
+        if not (isinstance(checked, list) and all(type(die) is int and 0 <= die < dice for die in checked)):
+            raise IllegalMove(f"a correction's 'checked' lists dice by their index (0 to {dice - 1})")
+
+
+def checked_log(events: Sequence[Event]) -> Game:
+    """The game a whole log makes, its moves held to what ``checked_move`` asked of each when
+    it was stored: a log brought from elsewhere may hold what the app would refuse.  Every
+    move in force is refused for a field its rules do not read, and every undo and correction
+    for its shape, in one replay (a move undone counts for nothing and is not read: checking
+    each against the log before it would take a replay a move).  Raises IllegalMove naming
+    the event."""
+    for event in events[1:]:
+        if event.type in LOG_EVENTS:
+            try:
+                check_log_event(events[0], event)
+            except IllegalMove as error:
+                raise IllegalMove(f"event #{event.seq} ({event.type}): {error}") from None
+    return replayed(events, checked=True)[0]
 
 
 def check_seen(events: Sequence[Event], new: Event, version: int) -> None:

@@ -6,6 +6,8 @@ import pytest
 
 from dicescore.ledger import Ledger, UnknownGame, parse_jsonl
 from scoring.game import Event, IllegalMove
+from scoring.replay import replay
+from tests.scoring.golden_logs import GOLDEN, golden
 
 
 @pytest.fixture
@@ -118,6 +120,35 @@ def test_an_illegal_import_stores_nothing(ledger):
     with pytest.raises(IllegalMove, match="event #3"):
         ledger.import_jsonl(lines)
     assert ledger.games() == []
+
+
+START = '{"type": "start", "data": {"game": "test/pip-race", "players": ["Ana"]}}'
+SEATED = '{"type": "shuffle", "data": {"order": ["Ana"]}, "auto": true}'
+ROLL = '{"type": "roll", "player": "Ana", "data": {"faces": ["1", "2"]%s}}'
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        (ROLL % ', "colour": "red"', "roll has no field 'colour'"),
+        (ROLL % ', "unsure": [5]', "'unsure' lists dice"),
+        ('{"type": "undo", "data": {"seq": 3, "why": "oops"}}', "undo has no field 'why'"),
+        ('{"type": "correct", "player": "Bo", "data": {"roll": 3, "faces": ["1", "2"]}}', "'Bo' is not"),
+    ],
+)
+def test_an_import_is_held_to_what_the_app_would_have_stored(ledger, line, message):
+    """A saved game may have been edited by hand: a move the app would have refused is
+    refused on import, naming it, as an illegal one is."""
+    assert ledger.import_jsonl([START, SEATED, ROLL % "", ROLL % ""])  # as the app stores it
+    with pytest.raises(IllegalMove, match=f"event #4 .*{message}"):
+        ledger.import_jsonl([START, SEATED, ROLL % "", line])
+    assert len(ledger.games()) == 1
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in GOLDEN.glob("*.jsonl")))
+def test_every_golden_game_imports_as_it_replays(ledger, name):
+    game_id = ledger.import_jsonl((GOLDEN / name).read_text().splitlines())
+    assert ledger.game(game_id).view() == replay(golden(name)).view()
 
 
 @pytest.mark.parametrize(
