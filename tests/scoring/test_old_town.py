@@ -254,3 +254,23 @@ def test_golden_game():
     assert game.winners() == ["Ann", "Cy"]
     assert hand(game, "Bob") == ["4D"]
     assert "Cy gives 4♦ to Bob, roping them back in" in game.notes
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+def test_old_town_a_card_that_is_not_a_label_is_refused():
+    """old_town.py:30 `not isinstance(label, str)` dropped: a deal holding a number crashed
+    (AttributeError) instead of being refused."""
+    game = new_game("square-shooters/old-town", ["Ann", "Bob"])
+    with pytest.raises(IllegalMove, match="a card must be a label"):
+        game.apply(Event("deal", {"cards": ["AS", "2S", "3S", "4S", 5]}, "Ann"))
+
+
+def test_old_town_nobody_wins_before_the_round_is_complete():
+    """old_town.py:198 `if not self.over` dropped: a player out of cards mid-round (or every
+    player before the deal) was listed as a winner, and the board marks view["winners"].
+    Sheet 000: "The game is over when a round is completed and at least one player is out
+    of cards" ("might get roped back into the game")."""
+    assert new_game("square-shooters/old-town", ["Ann", "Bob"]).winners() == []
+    game = roll(dealt(("Ann", "Bob")), "Ann", *HANDS["Ann"])
+    assert game.totals()["Ann"] == 0 and not game.finished()
+    assert game.winners() == []

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from scoring.faces import parse_faces
+from scoring.faces import Rank, Suit, parse_faces
 from scoring.game import Event, IllegalMove
 from scoring.replay import replay
 from scoring.rodeo import GOAL_KINDS, RodeoRummy, Spinner, default_spinner, score_turn
@@ -313,3 +313,53 @@ def test_golden_game():
     assert g.totals() == {"Ana": 285, "Bo": 270, "Cy": 170}
     assert g.finished()
     assert g.winners() == ["Ana"]
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+def test_rodeo_free_play_jokers_are_wild_by_default():
+    """rodeo.py:211 free_play_jokers_wild default True->False.  RULES.md Rodeo: "Jokers are
+    always wild"; docs/rules-rodeo-cubes-shooter-squib.md: free play "jokers are wild unless
+    `free_play_jokers_wild` is off"."""
+    g = RodeoRummy(["Ana", "Bo"], {"spinner": "none"})
+    g.apply(roll("Ana", "7S 7H JOKER_RED 2C 4D 9S KH 3C 5D"))
+    g.apply(Event("stop", {}, "Ana"))
+    assert g.totals()["Ana"] == 15  # 7 7 and the joker as a third 7: 3 x 5
+
+
+def test_rodeo_spin_twice_spins_the_inner_ring_on_its_own():
+    """rodeo.py:239 `elif self.options["spin_twice"]` dropped: every virtual spin then gives
+    the goal's own effect.  Sheet 001, Other Play Options: "spin the spinner twice on each
+    turn: once to assign your rummy task, and once to assign your bonus or penalty"."""
+    rng = random.Random(3)
+    spins = [RodeoRummy(["Ana", "Bo"], {"spin_twice": True}).random_event(rng).data for _ in range(30)]
+    assert any(spin["effect"] != SPINNER.goal(spin["goal"]).effect for spin in spins)
+
+
+def test_rodeo_takes_two_players_or_more():
+    """rodeo.py:197 min_players 2->1.  Sheet 001: "2 or More Players"."""
+    with pytest.raises(IllegalMove, match="2 to 10 players"):
+        RodeoRummy(["Ana"])
+
+
+SUIT_NAMES = {"Hearts": "H", "Diamonds": "D", "Spades": "S", "Clubs": "C"}
+
+
+def test_rodeo_each_default_goal_is_what_its_label_says():
+    """A goal's ranks, suit or kind changed in the data file (e.g. "4,5,6 Run" holding 5 5 6,
+    "Diamonds Run" of clubs, "Q's & J's" read as a rank goal) passed every test.  Sheet 001:
+    "A's & K's" means sets of Aces and Kings; "Hearts Run" any run of hearts; "4,5,6 Run" a
+    run containing a 4, 5 and 6; "4's" a set and/or run holding a 4."""
+    for goal in SPINNER.goals:
+        words = goal.label.removesuffix(" Run")
+        if words in SUIT_NAMES:
+            assert (goal.kind, goal.suit) == ("suit-run", Suit.parse(SUIT_NAMES[words])), goal
+            continue
+        ranks = {Rank.parse(word.removesuffix("'s")) for word in words.replace(" & ", ",").split(",")}
+        kind = "run-with" if goal.label.endswith(" Run") else "sets" if "&" in goal.label else "rank"
+        assert (goal.kind, set(goal.ranks)) == (kind, ranks), goal
+
+
+def test_rodeo_eights_are_wild_under_sevens_and_eights_wild():
+    """The effect's "wild" list changed from 7, 8 to 7, 9 in the data file: its label still
+    said "7's and 8's are wild".  Sheet 001: "When 7's or 8's are used as wild cards"."""
+    assert score("AS AH 8C 2D 4S 6H 10C JD QS", "aces-kings", "sevens-eights-wild").points == 45

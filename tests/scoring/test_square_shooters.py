@@ -979,3 +979,12 @@ def test_golden_shootout_game():
     ]
     g = replay(events)
     assert g.finished() and g.winners() == ["Bo"] and g.bank_paid == 109
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+def test_shootout_a_chosen_card_that_is_neither_id_nor_object_is_refused():
+    """targets.py:78 `not isinstance(data, Mapping)` dropped: a choice listing a number
+    crashed (AttributeError) instead of a clean refusal."""
+    g = new_game("square-shooters/shootout", ["Ana", "Bo"])
+    with pytest.raises(IllegalMove, match="must be an object"):
+        g.apply(Event("choose", {"cards": [5] * 7}, "Bo"))

@@ -339,3 +339,78 @@ def test_a_square_scored_again_under_its_name_grows_or_changes():
     g.apply(square("Ana", "a", legal_grid(2, 2)))
     assert g.notes[-1].startswith("Ana changes square a: 2x2")  # smaller: no growth
     assert list(g.squares["Ana"]) == ["a"]
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+DRAWN = {  # the sheet's three cards laid with no winner: a draw (test_squib's even/mixed)
+    "mine": [["blue happy rocket", "blue sad candle"]] * 3,
+    "theirs": [["purple happy rocket", "orange sad candle"]] * 3,
+}
+
+
+def test_squib_a_drawn_tiebreak_steal_beats_nobody():
+    """squib.py:275 `if result.winner == 0` dropped (or `== -1`): a drawn steal made the
+    opponent its winner, so the challenger dropped out of the tied winners.  Sheet 002: "If
+    they lay down all three of their cards and there is still no winner, the Squib Steal
+    ends in a draw"; RULES.md: "the loser of a steal with a winner drops out"."""
+    g = SquibSquares(["Ana", "Bo"], {"tied_bonus": "nobody"})
+    g.apply(Event("end"))
+    g.apply(Event("steal", {"opponent": "Bo", **DRAWN}, "Ana"))
+    assert g.winners() == ["Ana", "Bo"]
+    assert g.notes[-1] == "Squib Steal, Ana against Bo: a draw after 3 cards"
+
+
+def test_squib_the_opponent_who_wins_a_tiebreak_steal_stays_a_winner():
+    """squib.py:275 `== 0` -> `== -1`: a steal the opponent wins was taken for a draw."""
+    g = SquibSquares(["Ana", "Bo"], {"tied_bonus": "nobody"})
+    g.apply(Event("end"))
+    losing = {
+        "mine": [["yellow sad candle", "yellow happy candle"]],
+        "theirs": [["blue happy rocket", "blue sad rocket"]],
+    }
+    g.apply(Event("steal", {"opponent": "Bo", **losing}, "Ana"))
+    assert g.winners() == ["Bo"]
+
+
+@pytest.mark.parametrize("count", [1, 7])
+def test_squib_squares_takes_2_to_6_players(count):
+    """squib.py:224-225 min_players 2 -> 1, max_players 6 -> 7.  Sheet 002: "Players: 2 - 6"."""
+    with pytest.raises(IllegalMove, match="2 to 6 players"):
+        SquibSquares([f"P{n}" for n in range(count)])
+
+
+def test_squib_with_tied_bonus_nobody_an_untied_leader_still_gets_the_bonus():
+    """squib.py:324 `len(leaders) > 1` -> `>= 1` (or `> 0`): with the option "nobody" even a
+    sole leader lost Big Bang Set and Squib Party.  Sheet 002: "Big Bang Set: + 5 pts. Given
+    to the player with the biggest squib square"; RULES.md: "tied players each receive it
+    (option: nobody)" - the option is about ties only."""
+    g = SquibSquares(["Ana", "Bo"], {"tied_bonus": "nobody"})
+    for event in (square("Bo", "b", legal_grid(2, 1)), square("Ana", "a", legal_grid(2, 2)), Event("end")):
+        g.apply(event)
+    assert g.bonuses["Ana"] == {"Big Bang Set": 5, "Patient Squibs": 1}  # Squib Party: 1 each, tied
+    assert g.bonuses["Bo"] == {"Speedy Squibs": 3}
+
+
+def test_squib_a_steal_lays_at_least_one_card():
+    """squib.py:208 `1 <= len(mine)` -> `0 <=`: a steal with no cards was a draw."""
+    with pytest.raises(IllegalMove, match="same number of cards, 1 to 3"):
+        squib_steal([], [])
+
+
+def test_squib_after_the_end_only_tied_leaders_are_offered_a_steal():
+    """squib.py:336 `len(contenders) > 1` -> `>= 1`, or `and` -> `or`: a sole winner, or a
+    player out of the tie, was offered a steal that on_steal then refuses.  RULES.md: "If
+    there is a tie, each player in the tie should ... challenge each other"."""
+    g = SquibSquares(["Ana", "Bo", "Cy"], {"tied_bonus": "nobody"})
+    g.apply(Event("end"))  # all tied at 0
+    winning = {
+        "mine": [["blue happy rocket", "blue sad rocket"]],
+        "theirs": [["yellow sad candle", "yellow happy candle"]],
+    }
+    g.apply(Event("steal", {"opponent": "Cy", **winning}, "Ana"))
+    assert g.winners() == ["Ana", "Bo"]
+    assert g.allowed() == {"Ana": ["steal"], "Bo": ["steal"], "Cy": []}
+    solo = SquibSquares(["Ana", "Bo"])
+    solo.apply(square("Ana", "a", legal_grid(2, 1)))
+    solo.apply(Event("end"))
+    assert solo.allowed() == {"Ana": [], "Bo": []}

@@ -320,3 +320,36 @@ def test_a_correction_re_derives_the_round():
     corrected = replay([*events, Event("correct", {"roll": 5, "faces": ["2D"]}, seq=6)])
     assert corrected.details()["hands"]["Ann"]["value"] == 11
     assert corrected.dice_make() == "Bob: K♠ 8♣ = 18; Ann: 9♦ 2♦ = 11"
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+def test_twenty_one_a_wild_joker_is_worth_11_at_most():
+    """twenty_one.py:52 `10 * jokers` -> `11 * jokers`: a joker then fills a gap of 11 (worth
+    12).  RULES.md Twenty-One: a wild joker "is worth what its holder chooses";
+    docs/rules-other-games.md: "worth whatever is best for its holder, 1 to 11"."""
+    assert value("JOKER_RED") == 11
+    assert value("2C", "JOKER_RED") == 13  # 2 + 11, not 14
+
+
+def test_twenty_one_nobody_stands_until_everyone_has_two_dice():
+    """twenty_one.py:173 any -> all in dealing(): once one player had two dice, the next
+    could stand on one.  Sheet 000 (read back to front): one die to each player, then
+    "another die to each player. After each player has two dice, they can each decide";
+    docs/rules-other-games.md: "`stand` is refused before the second die"."""
+    with pytest.raises(IllegalMove, match="two dice before anyone stands"):
+        play(new(), ("Bob", "KS"), ("Ann", "2S"), ("Bob", "9H"), ("Ann", "stand"))
+
+
+def test_twenty_one_plays_five_rounds_by_default():
+    """twenty_one.py:73 `rounds` default 5 -> 4 or 6 (docs/rules-other-games.md: `rounds`
+    (default 5)): Bob wins every round and the game ends after the fifth, not before."""
+    game = new()
+    for round_number in (1, 2, 3, 4, 5):
+        assert not game.finished()
+        assert game.details()["round"] == round_number
+        hands = {"Bob": ("KS", "QH"), "Ann": ("2S", "KD")}  # 20 against 12
+        order = ("Bob", "Ann") if round_number % 2 else ("Ann", "Bob")  # the deal moves left
+        play(game, *[(player, hands[player][0]) for player in order])
+        play(game, *[(player, hands[player][1]) for player in order])
+        play(game, *[(player, "stand") for player in order])
+    assert game.finished()
