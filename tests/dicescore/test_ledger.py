@@ -1,6 +1,7 @@
 import random
 import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -275,3 +276,31 @@ def test_a_backup_put_back_and_played_on_to_the_same_length_is_read_again(tmp_pa
     ledger.append(game_id, roll(turn, 1, 1))  # the same length, another roll
     assert [game["finished"] for game in ledger.games()] == [False]
     ledger.close()
+
+
+def test_a_games_last_move_is_its_latest_event_not_its_start(tmp_path, pip_race):
+    """ledger.py:238 events[-1].at -> events[0].at: the front page said "last move" at the
+    game's creation and sorted games in progress by when they were made."""
+    ledger = Ledger.open(tmp_path / "games.sqlite", rng=random.Random(1))
+    try:
+        game_id = ledger.new_game("test/pip-race", ["Ana", "Bo"])
+        time.sleep(0.01)
+        player = ledger.game(game_id).turn()
+        rolled = ledger.append(game_id, Event("roll", {"faces": ["2", "3"]}, player))
+        (listed,) = ledger.games()
+        assert listed["last_move"] == rolled.at != ledger.events(game_id)[0].at
+    finally:
+        ledger.close()
+
+
+def test_a_database_in_a_folder_not_made_yet_is_made_with_its_folder(tmp_path, pip_race):
+    """ledger.py:67 != ':memory:' -> ==: ``--db`` naming a new folder failed with
+    "unable to open database file" instead of making it."""
+    path = tmp_path / "new" / "folder" / "games.sqlite"
+    ledger = Ledger.open(path)
+    try:
+        game_id = ledger.new_game("test/pip-race", ["Ana"])
+        assert ledger.events(game_id)[0].type == "start"
+    finally:
+        ledger.close()
+    assert path.exists()

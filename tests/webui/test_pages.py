@@ -14,6 +14,7 @@ from scoring.replay import replay
 from tests.scoring.golden_logs import golden
 from tests.webui.conftest import Api, imported
 from webui import create_app
+from webui.table import face_colour, face_text
 
 
 def create(client, **form):
@@ -738,3 +739,22 @@ def test_a_board_is_never_another_databases_game_of_the_same_id(app, api):
     ledger.close()
     html = api.client.get("/games/1/board").json["html"]
     assert "Carol" in html and "Alice" not in html
+
+
+def test_jokers_and_red_cards_read_as_printed():
+    """table.py:100 isinstance(face, Joker) -> False: a joker read "red joker", not "Joker";
+    table.py:110 isinstance(face, Card) -> False: hearts and diamonds lost their red."""
+    assert face_text("JOKER_RED") == face_text("JOKER_BLACK") == "Joker"
+    assert face_colour("10H") == face_colour("AD") == "red"
+    assert face_colour("KS") == face_colour("2C") == "black"
+    assert face_colour("JOKER_RED") == "red" and face_colour("5") == ""
+
+
+def test_a_new_game_form_with_no_game_chosen_is_refused_not_a_crash(client):
+    """pages.py:158-159 ``if name not in GAMES: raise IllegalMove("choose a game")`` dropped:
+    a form sent with no game (or one this version lacks) answered 500 (KeyError)."""
+    csrf = client.get("/api/session").json["csrf"]
+    for game in ("", "no-such-game"):
+        response = client.post("/", data={"csrf_token": csrf, "game": game, "player": ["Ana", "Bo"]})
+        assert response.status_code == 400
+        assert "choose a game" in response.get_data(as_text=True)
