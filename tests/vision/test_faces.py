@@ -892,3 +892,57 @@ def test_cli_reads_the_good_crops_beside_a_bad_one(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert [json.loads(line)["crop"] for line in out.splitlines()] == [good, good]
     assert "absent.png (no such file)" in err
+
+
+def test_a_face_keeps_no_more_examples_on_disk_than_it_reads(tmp_path):
+    """vision/faces.py:413 `path.unlink()` dropped (the cap's delete): every tap on a misread
+    that keeps coming back piled up in the data folder, the tests seeing only the newest four
+    that are read."""
+    crops = render_set(TAUGHT_PER_FACE + 2, 9, ("framed",))[0]
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
+    for crop in crops:
+        clf.learn(crop, "3", "cubes")
+    assert len(list((tmp_path / "3").glob("*.png"))) == TAUGHT_PER_FACE
+    assert clf.learned() == {"3": TAUGHT_PER_FACE}
+
+
+def test_an_unreadable_reading_says_how_sure_its_likeliest_face_is_and_no_face_says_zero(tmp_path):
+    """vision/faces.py:273 `confidence if best != NONE else 0.0`: -> `1.0` made a crop read as
+    no face 100% sure (a photo's recut, `RECUT_BELOW`, then passed it by), and `!=` -> `==`
+    made a face read just under the threshold 0.0 sure.  No test looked at an unreadable
+    reading's confidence."""
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path, min_confidence=0.99)
+    camera = {"turns": (0,), "second_look": False, "pips": False}
+    nothing = [render_none(np.random.default_rng([777, i])) for i in range(20)]
+    faces = render_set(20, 5, ("d6_pips",))[0]
+    readings = clf.classify([*nothing, *faces], kind="d6", **camera)
+    no_face = [r for r in readings if r.nothing >= 0.5]
+    unsure_face = [r for r in readings if r.label is None and r.nothing < 0.5]
+    assert len(no_face) >= 10 and len(unsure_face) >= 2
+    assert all(r.label is None and r.confidence == 0.0 for r in no_face)
+    assert all(r.confidence == pytest.approx(r.top[0][1]) and r.confidence > 0 for r in unsure_face)
+
+
+def test_a_long_top_list_names_only_the_faces_of_the_die_kind(tmp_path):
+    """vision/faces.py:268 `probs[i] > 0` -> `>= 0`: with room in the top list beyond the die
+    kind's faces, labels the kind mask ruled out (cards, for a d6) filled it at 0%, a tap menu
+    offering a card for a pip die."""
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path, top_k=10)
+    faces = render_set(5, 5, ("d6_pips",))[0]
+    for reading in clf.classify(faces, kind="d6", turns=(0,), second_look=False):
+        assert {label for label, _ in reading.top} <= {"1", "2", "3", "4", "5", "6"}
+
+
+def test_forgetting_one_example_forgets_that_one_only(tmp_path):
+    """vision/faces.py:445 `path.name == name` -> `!=` (or negated): forget_example deleted
+    another example of the face and kept the wrong tap; no test calls forget_example."""
+    crops = render_set(3, 9, ("framed",))[0]
+    clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
+    for crop in crops:
+        clf.learn(crop, "3", "cubes")
+    wrong, *others = clf.taught_examples("cubes")["3"]
+    assert clf.forget_example("3", "cubes", "no-such.cubes.png") == set()
+    assert clf.forget_example("3", "cubes", wrong.name) == {"3"}
+    assert not wrong.exists() and all(path.exists() for path in others)
+    assert clf.learned() == {"3": 2}
+    assert clf.forget_example("3", "d6", others[0].name) == set()  # taught for another kind

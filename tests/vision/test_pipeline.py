@@ -746,9 +746,14 @@ def test_readings_index_and_iterate_like_detections():
 
 @pytest.fixture
 def cli_models(model, monkeypatch):
+    """The stand-in models for the CLI; the face models it asked for, in order."""
     monkeypatch.setattr(vision.detector, "DEFAULT_MODEL", model)
     # `dicescore read` and `watch` each load the face model their reading needs
-    monkeypatch.setattr(vision.faces, "FaceClassifier", lambda model_path=None: FakeClassifier())
+    asked = []
+    monkeypatch.setattr(
+        vision.faces, "FaceClassifier", lambda model_path=None: asked.append(model_path) or FakeClassifier()
+    )
+    return asked
 
 
 def test_read_prints_one_json_object_per_image(cli_models, tmp_path, capsys):
@@ -762,6 +767,17 @@ def test_read_prints_one_json_object_per_image(cli_models, tmp_path, capsys):
     die = record["dice"][0]
     assert {"label", "confidence", "center", "quad"} <= set(die)
     assert die["label"] == "6" and len(die["quad"]) == 4 and len(die["center"]) == 2
+    assert cli_models == [vision.faces.DEFAULT_MODEL]  # a photo is read with the default model
+
+
+def test_read_without_json_names_each_die_and_marks_the_unreadable(cli_models, tmp_path, monkeypatch, capsys):
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), np.zeros((240, 320, 3), np.uint8))
+    for classifier, shown in ((FakeClassifier, "6"), (ReadsNothing, "?")):  # every die a 6; none read
+        monkeypatch.setattr(vision.faces, "FaceClassifier", lambda model_path=None, made=classifier: made())
+        assert main(["read", str(image)]) == 0
+        name, dice = capsys.readouterr().out.rstrip("\n").split(": ")
+        assert name == str(image) and set(dice.split(" ")) == {shown}
 
 
 def test_read_names_an_unreadable_image_and_fails(cli_models, tmp_path, capsys):
@@ -969,3 +985,24 @@ def test_a_picture_of_other_pixels_reads_as_its_8_bit_bgr(convert):
 def test_a_picture_the_reader_cannot_take_is_named(picture):
     with pytest.raises(ValueError, match=r"a picture must be 8- or 16-bit grey, BGR or BGRA: got "):
         as_bgr(picture, "picture")
+
+
+def test_a_full_roll_of_a_deck_is_held_to_each_card_once(tmp_path):
+    """vision/pipeline.py:104 `len(faces) <= self.die_kind.dice` -> `<`: a roll of all nine
+    card dice (the whole deck) read the same card twice."""
+
+    class ReadsEverySeven(FakeClassifier):
+        min_confidence = 0.5
+
+        def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+            return [
+                FaceReading("7H", 0.9 - i / 100, [("7H", 0.9 - i / 100), ("2H", 0.09)])
+                for i in range(len(crops))
+            ]
+
+    frame = np.zeros((480, 640, 3), np.uint8)
+    detector = Detector(stand_in_detector(tmp_path / "two.onnx"))
+    nine = DieReadings.from_quads([square_at((30 + 60 * i, 200), 40) for i in range(9)])
+    detector.detect = lambda image: nine
+    labels = DiceReader("square-shooters", detector, ReadsEverySeven()).read(frame).labels.tolist()
+    assert len(labels) == 9 and labels.count("7H") == 1 and labels.count("2H") == 1
