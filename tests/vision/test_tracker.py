@@ -817,3 +817,26 @@ def test_dice_lying_there_since_watching_began_are_no_roll_when_a_hand_passes():
     assert events == []
     events = run(tracker, table, table.roll(["2", "5"], shift=(30, 40)) + still(table, 40))
     assert [e.labels for e in events] == [["2", "5"]]  # thrown again: a roll
+
+
+def test_a_hand_resting_over_dice_at_the_far_corner_of_the_picture_gives_no_event():
+    # the dice mask is scaled by the frame's width (tracker.py:219 frame.shape[1]): scaled by
+    # its height instead, dice at the right or bottom of a landscape frame fall off the mask
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = run(tracker, table, table.roll(["4", "5"], shift=(200, 100)))
+    for x in range(180, 270, 10):  # a hand comes in from the bottom and stops over the dice
+        table.hand = (x, 150)
+        events += run(tracker, table, [table.frame()])
+    assert events + run(tracker, table, still(table, 60)) == []
+    table.hand = None
+    assert [event.labels for event in run(tracker, table, still(table, 20))] == [["4", "5"]]
+
+
+def test_a_videos_roll_says_the_frame_and_the_time_it_settled_at():
+    # tracker.py:264 (frame_index - 1) / fps -> * fps: a roll of a video file 20 frames in at
+    # 30 fps was said to settle 600 s in (``dicescore watch`` prints it)
+    table, tracker = Table(), RollTracker(fps=FPS)
+    (event,) = run(tracker, table, table.roll(["6", "6"]) + still(table, 30))
+    assert event.frame == 12 + 9 - 1  # the 9th still frame, counted from 0
+    assert event.seconds == pytest.approx(event.frame / FPS)
+    assert event.to_json()["seconds"] == pytest.approx(0.667)

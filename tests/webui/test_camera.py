@@ -412,6 +412,21 @@ def test_undoing_a_second_correction_teaches_the_first_again_to_the_real_classif
     assert {face: len(paths) for face, paths in model.taught_examples("d6").items()} == {"2": 1}
 
 
+def test_a_camera_that_stops_lets_go_of_its_source(app, pip_dice):
+    # camera.py:256 self.source.close() dropped: the webcam (cv2.VideoCapture) was left open,
+    # busy to any other program, after the camera stopped
+    detector, classifier, tones = pip_dice
+    closed = []
+
+    class Closing(Frames):
+        def close(self):
+            closed.append(self.name)
+
+    camera = Camera(lambda: Closing(throw(tones)), detector, classifier, settle_seconds=SETTLE)
+    camera.watch(app).join(timeout=10)
+    assert closed == ["test camera"]
+
+
 def test_a_classifier_that_fails_to_learn_does_not_fail_the_correction(app, api, pip_dice, caplog):
     detector, classifier, tones = pip_dice
     game_id = api.new_game()
