@@ -840,3 +840,40 @@ def test_a_videos_roll_says_the_frame_and_the_time_it_settled_at():
     assert event.frame == 12 + 9 - 1  # the 9th still frame, counted from 0
     assert event.seconds == pytest.approx(event.frame / FPS)
     assert event.to_json()["seconds"] == pytest.approx(0.667)
+
+
+def test_voted_dice_are_ordered_left_to_right_whatever_order_the_reader_found_them_in():
+    # tracker.py:486 dice.sort(...) dropped: the roll's dice came in the reader's order, not
+    # left to right as they lie (the page's dice, and each one's tap, out of place)
+    frames = [DieReadings.from_dice([die(200, 100, "6"), die(100, 100, "2"), die(150, 40, "4")])] * 3
+    assert list(vote(frames).labels) == ["2", "4", "6"]
+
+
+def test_a_voted_dies_likeliest_faces_are_averaged_over_the_settled_frames():
+    # tracker.py:521 p / frames -> p * frames: the likeliest faces kept for the tap that fixes a
+    # die (and stored with the roll) came out 9 times too sure over three frames: 7.2 for 0.8
+    two = die(100, 100, "4", 0.9)
+    one = die(100, 100, "4", 0.6)
+    (voted,) = vote([DieReadings.from_dice([d]) for d in (two, two, one)])
+    assert voted.top == [("4", pytest.approx(0.8))]
+    assert voted.confidence == pytest.approx(0.8)
+
+
+def test_a_second_look_that_finds_a_die_twice_names_it_by_the_nearer_find():
+    # tracker.py:562 relabelled.add(v) dropped: a die the look found twice (its side found too,
+    # within half a die) took the face of the farther find, the side's, instead of the top's
+    voted = DieReadings.from_dice([die(100, 100, "3", 0.9), die(200, 100, "1", 0.9)])
+    again = DieReadings.from_dice(
+        [die(101, 100, "3", 0.95), die(110, 100, "5", 0.99), die(200, 100, "1", 0.95)]
+    )
+    dice = faces_looked_again(voted, again)
+    assert list(dice.labels) == ["3", "1"]
+    assert dice.confidences[0] == pytest.approx(0.95)
+
+
+def test_a_die_the_vote_was_half_sure_of_stays_though_the_second_look_missed_it():
+    # tracker.py:553 < UNSURE_VOTE -> <=: a die voted 0.5 sure (named in half the settled frames)
+    # and not found again was dropped; only one the vote is less sure of than that is no die
+    voted = DieReadings.from_dice([die(100, 100, "3", 0.9), die(200, 100, "1", UNSURE_VOTE)])
+    again = DieReadings.from_dice([die(100, 100, "3", 0.95)])
+    assert list(faces_looked_again(voted, again).labels) == ["3", "1"]
