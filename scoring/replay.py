@@ -224,7 +224,7 @@ def checked_log(events: Sequence[Event]) -> Game:
     each against the log before it would take a replay a move).  Raises IllegalMove naming
     the event."""
     for event in events[1:]:
-        if event.type in LOG_EVENTS:
+        if event.type in LOG_EVENT_FIELDS:  # an undo or a correction (a second start: replay says so)
             try:
                 check_log_event(events[0], event)
             except IllegalMove as error:
