@@ -524,3 +524,231 @@ def test_a_camera_that_will_not_open_says_what_to_check(monkeypatch, platform):
         open_source("7")
     assert str(refused.value).startswith("cannot open camera 7 (is it plugged in?")
     assert ("Privacy & Security, Camera" in str(refused.value)) == (platform == "darwin")
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+def jpeg_headers_end(jpeg: bytes) -> int:
+    return jpeg.index(b"\xff\xda")
+
+
+@pytest.mark.parametrize("fill", [False, True], ids=["plain", "fill byte"])
+def test_a_jpeg_cut_short_anywhere_in_its_headers_says_so(tmp_path, fill):
+    # cut before the first scan: at each byte of the headers, and with a fill byte before a marker
+    jpeg = busy_jpeg()
+    if fill:
+        jpeg = jpeg[:2] + b"\xff\xff\xff" + jpeg[2:]  # two fill bytes before the first marker
+    for cut in range(4, jpeg_headers_end(jpeg) + 2):
+        (tmp_path / "IMG_0005.jpg").write_bytes(jpeg[:cut])
+        with pytest.raises(SourceError, match=r"IMG_0005.jpg \(the JPEG file ends before its picture does"):
+            load_image(tmp_path / "IMG_0005.jpg")
+
+
+def test_a_small_whole_jpeg_with_fill_bytes_is_read(tmp_path):
+    # its markers must be found after the fill bytes, or a length is read from them
+    small = cv2.imencode(".jpg", np.full((8, 8, 3), 128, np.uint8))[1].tobytes()
+    (tmp_path / "small.jpg").write_bytes(small[:2] + b"\xff\xff" + small[2:])
+    assert load_image(tmp_path / "small.jpg").shape == (8, 8, 3)
+
+
+def test_a_file_that_starts_as_a_jpeg_then_is_noise_is_no_image_not_a_cut_one(tmp_path):
+    noise = np.random.default_rng(5).integers(0, 256, 5000, np.uint8).tobytes()
+    (tmp_path / "noise.jpg").write_bytes(b"\xff\xd8" + noise.replace(b"\xff", b"\x00"))
+    with pytest.raises(SourceError, match=r"noise.jpg \(not an image OpenCV can read\)"):
+        load_image(tmp_path / "noise.jpg")
+
+
+@pytest.mark.parametrize("suffix", [".png", ".jpg"])
+def test_a_header_claiming_a_giant_picture_says_what_size_it_claims(tmp_path, suffix):
+    # refused by our own check, before OpenCV (whose own limit is 4 times higher) tries
+    small = cv2.imencode(suffix, np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    damaged = bytearray(with_stated_size(small, 60000, 60000))
+    if suffix == ".png":  # a header whose checksum agrees with it, or the checksum is what is wrong
+        damaged[29:33] = zlib.crc32(damaged[12:29]).to_bytes(4, "big")
+    (tmp_path / f"damaged{suffix}").write_bytes(bytes(damaged))
+    with pytest.raises(
+        SourceError, match=r"its header says 60000 x 60000 pixels, more than any camera takes"
+    ):
+        load_image(tmp_path / f"damaged{suffix}")
+
+
+def test_an_image_file_that_cannot_be_read_says_why(tmp_path, monkeypatch):
+    # an existing file the system will not let us read (permissions, a disk error)
+    path = tmp_path / "locked.jpg"
+    path.write_bytes(busy_jpeg())
+
+    def refuse(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(type(path), "read_bytes", refuse)
+    with pytest.raises(SourceError, match=r"cannot read image .*locked.jpg \(Permission denied\)"):
+        load_image(path)
+
+
+def test_a_whole_video_ends_quietly_at_its_last_frame(tmp_path, caplog):
+    write_clip(tmp_path / "roll.avi", frames=12)
+    with caplog.at_level(logging.WARNING):
+        frames = list(open_source(str(tmp_path / "roll.avi")))
+    assert len(frames) == 12
+    assert caplog.records == []  # not "ends after 12 of its 12 frames (cut short?)"
+
+
+def test_a_video_whose_header_counts_one_frame_more_than_it_holds_ends_quietly(caplog, monkeypatch):
+    # containers often count one frame more than they hold: no "cut short?" for that, and no
+    # thirty more reads of nothing
+    class OneShort:
+        def __init__(self, target, *how):
+            self.frames = [np.zeros((4, 4, 3), np.uint8)] * 12
+            self.reads = 0
+
+        def isOpened(self):
+            return True
+
+        def get(self, prop):
+            return 13.0 if prop == cv2.CAP_PROP_FRAME_COUNT else 15.0
+
+        def read(self):
+            self.reads += 1
+            return (True, self.frames.pop()) if self.frames else (False, None)
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", OneShort)
+    video = CaptureSource("roll.mp4", "roll.mp4", live=False)
+    with caplog.at_level(logging.WARNING):
+        frames = list(video)
+    assert len(frames) == 12 and video.capture.reads == 13
+    assert caplog.records == []
+
+
+def test_closing_a_capture_source_releases_the_camera(monkeypatch):
+    # a camera left held cannot be opened again: not by a reconnection, nor by another program
+    released = []
+
+    class Camera:
+        def __init__(self, target, *how):
+            pass
+
+        def isOpened(self):
+            return True
+
+        def get(self, prop):
+            return 30.0
+
+        def release(self):
+            released.append(True)
+
+    monkeypatch.setattr(cv2, "VideoCapture", Camera)
+    with open_source("0"):
+        assert released == []
+    assert released == [True]
+
+
+def test_a_live_frame_reaches_its_waiting_reader_at_once_not_at_its_next_wake():
+    import threading
+    import time
+
+    from vision.sources import WAKE_SECONDS, NewestFrames
+
+    done = threading.Event()
+
+    def frames():
+        time.sleep(0.05)  # the reader is waiting by then
+        yield np.zeros((2, 2, 3), np.uint8)
+        done.wait(5)
+
+    newest = NewestFrames(frames())
+    start = time.monotonic()
+    next(iter(newest))
+    took = time.monotonic() - start
+    done.set()
+    assert took < 0.6 * WAKE_SECONDS  # woken every half second only, a camera reads at 2 fps
+
+
+def test_a_live_source_that_fails_while_read_on_its_thread_raises_to_the_reader():
+    from vision.sources import NewestFrames
+
+    def frames():
+        yield np.zeros((2, 2, 3), np.uint8)
+        raise SourceError("camera 0 stopped giving frames (unplugged or the stream ended?)")
+
+    got = []
+    with pytest.raises(SourceError, match="camera 0 stopped giving frames"):
+        for frame in NewestFrames(frames()):
+            got.append(frame)
+    assert len(got) <= 1  # the newest only: the error, not a quiet end, whatever was read
+
+
+def test_a_camera_index_opens_a_live_source_that_is_reopened_when_it_fails(monkeypatch):
+    class Camera:
+        def __init__(self, target, *how):
+            assert target == 2
+
+        def isOpened(self):
+            return True
+
+        def get(self, prop):
+            return 30.0
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", Camera)
+    with open_source("2") as camera:
+        assert camera.live and camera.name == "camera 2"  # not a file: NewestFrames, Reconnecting
+
+
+def test_a_missing_demo_clip_says_how_to_render_it(tmp_path, monkeypatch):
+    import vision.sources
+
+    monkeypatch.setattr(vision.sources, "DEMO_CLIP", tmp_path / "demo.mp4")
+    with pytest.raises(SourceError, match=r"the demo clip is missing: .*demo.mp4 \(render it with"):
+        open_source("demo")
+
+
+class EndingCamera(FrameSource):
+    """Gives two frames, then ends (``fails``: raises as an unplugged camera does); counts closes."""
+
+    live = True
+    name = "camera 0"
+
+    def __init__(self, fails: bool):
+        self.fails, self.closed = fails, 0
+
+    def __iter__(self):
+        yield from (np.full((2, 2, 3), i, np.uint8) for i in range(2))
+        if self.fails:
+            raise SourceError("camera 0 stopped giving frames")
+
+    def close(self):
+        self.closed += 1
+
+
+@pytest.mark.parametrize("fails", [True, False], ids=["fails", "ends"])
+def test_a_live_source_that_fails_or_ends_is_closed_and_opened_anew(fails):
+    opened = []
+
+    def opener():
+        opened.append(EndingCamera(fails))
+        return opened[-1]
+
+    frames = Reconnecting(opener, sleep=lambda wait: None)
+    assert len(list(itertools.islice(frames.frames_in_order(), 5))) == 5
+    assert len(opened) == 3  # two frames each: reopened twice
+    assert [camera.closed for camera in opened[:2]] == [1, 1]  # released before the next is opened
+
+
+def test_closing_a_live_source_read_on_its_thread_releases_it_once_the_reader_stops():
+    import time
+
+    class Streaming(EndingCamera):
+        def __iter__(self):
+            while True:
+                time.sleep(0.01)
+                yield np.zeros((2, 2, 3), np.uint8)
+
+    camera = Streaming(fails=False)
+    frames = Reconnecting(lambda: camera)
+    next(iter(frames))
+    frames.close()
+    assert camera.closed == 1  # released, not "left open"

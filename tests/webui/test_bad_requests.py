@@ -281,3 +281,39 @@ def test_a_database_kept_busy_by_another_writer_asks_for_the_move_again(app, api
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "2"
     assert busy.json["error"] == "the games database is busy with other moves: send it again"
     assert api.roll(game_id, "1", "2", "3", "4", "5", "6", player="Ana").status_code == 201
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+def nested(depth: int, leaf, as_dict: bool):
+    for _ in range(depth):
+        leaf = {"a": leaf} if as_dict else [leaf]
+    return leaf
+
+
+@pytest.mark.parametrize("as_dict", [False, True], ids=["lists", "objects"])
+def test_json_nested_too_deeply_is_refused_as_such_and_changes_nothing(app, api, as_dict):
+    game_id = api.new_game()
+    before = api.client.get(f"/api/games/{game_id}/export.jsonl").data
+    turn = api.view(game_id)["turn"]
+    ok = api.move(game_id, "roll", turn, faces=nested(14, "3", as_dict))  # deep enough, not too deep
+    assert ok.status_code == 400 and "nested too deeply" not in ok.json["error"]
+    response = api.move(game_id, "roll", turn, faces=nested(20, "3", as_dict))
+    assert (response.status_code, response.json["error"]) == (400, "the JSON is nested too deeply")
+    assert api.client.get(f"/api/games/{game_id}/export.jsonl").data == before
+
+
+@pytest.mark.parametrize(
+    "players",
+    ['["Ana\\ud800", "Bo"]', '[["Ana\\ud800"], "Bo"]', '{"Ana\\ud800": 1}'],
+    ids=["a name", "a name in a list", "a key"],
+)
+def test_a_lone_surrogate_anywhere_in_a_body_is_refused_not_stored(app, api, players):
+    body = (f'{{"game": "test/pip-race", "players": {players}}}').encode()
+    response = api.client.post(
+        "/api/games", data=body, content_type="application/json", headers={"X-CSRF-Token": api.csrf}
+    )
+    assert (response.status_code, response.json["error"]) == (
+        400,
+        "text must be valid Unicode (no lone surrogates)",
+    )
+    assert api.client.get("/api/games").json["games"] == []

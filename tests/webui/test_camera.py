@@ -934,3 +934,19 @@ def test_a_roll_thrown_in_a_game_another_process_made_is_scored_in_it(app, pip_d
         assert [event.type for event in ledger.events(game_id)][-1] == "roll"
     finally:
         ledger.close()
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+def test_the_live_picture_opened_before_the_cameras_first_frame_waits_for_it(app, client):
+    class Starting:  # a camera thread running, its first frame not read yet
+        jpeg, running = None, True
+
+        def next_frame(self, seen, timeout):
+            self.jpeg = b"\xff\xd8first\xff\xd9"
+            return 1, self.jpeg
+
+    app.extensions["dicescore.camera"] = Starting()
+    response = client.get("/live.mjpg", buffered=False)
+    assert response.status_code == 200  # not a 404 that leaves the page's picture broken
+    assert b"first" in next(iter(response.response))
+    response.close()

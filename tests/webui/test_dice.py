@@ -405,3 +405,25 @@ def test_no_request_to_your_dice_is_a_server_error(tmp_path):
             assert answer.status_code < 500, (answer.request.path, answer.get_data(as_text=True))
 
     ask()
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+def test_a_face_the_camera_cannot_learn_is_said_and_the_faces_before_it_stay_taught(
+    api, watching, monkeypatch
+):
+    _, classifier = watching
+    number = api.client.get("/api/dice/d6/look").json["look"]
+    learn = classifier.learn
+
+    def disk_full_at_the_six(crop, label, kind=None):
+        if label == "6":
+            raise OSError(28, "No space left on device")
+        return learn(crop, label, kind)
+
+    monkeypatch.setattr(classifier, "learn", disk_full_at_the_six)
+    response = api.post("/api/dice/d6/teach", {"look": number, "faces": ["3", "6"]})
+    assert response.status_code == 500
+    assert (
+        "the camera could not learn" in response.json["error"] and "No space left" in response.json["error"]
+    )
+    assert [label for _, label in classifier.taught] == ["3"]

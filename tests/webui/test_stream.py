@@ -167,3 +167,38 @@ def test_a_stream_closed_twice_gives_its_slot_back_once(app, api):
     response.close()
     response.close()
     assert slots.open == 0  # not -1, which would raise the cap for good
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+def test_a_stream_that_fails_to_start_gives_its_slot_back(app):
+    from webui.slots import held_open
+
+    streams = app.extensions["dicescore.streams"]
+
+    def broken():
+        raise RuntimeError("the board could not be drawn")
+
+    with app.test_request_context():
+        for _ in range(app.config["STREAMS_AT_ONCE"] + 1):
+            with pytest.raises(RuntimeError):
+                held_open(broken)
+    assert streams.open == 0  # else each failure holds a slot for good, and then every stream is a 503
+
+
+def test_a_stream_idle_past_its_polls_still_sends_the_next_move(app, api):
+    from tests.webui.test_stream import table_events
+
+    app.config["STREAM_POLL_SECONDS"] = 0.05
+    game_id = api.new_game()
+    response = app.test_client().get(f"/stream/games/{game_id}", buffered=False)
+    events = table_events(response)
+    assert next(events)["version"] == 2
+    import threading
+
+    later = threading.Timer(0.3, lambda: api.roll(game_id, "3", "4"))  # several polls with nothing new first
+    later.start()
+    try:
+        assert next(events)["version"] == 3
+    finally:
+        later.join()
+    response.close()
