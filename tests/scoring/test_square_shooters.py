@@ -988,3 +988,140 @@ def test_shootout_a_chosen_card_that_is_neither_id_nor_object_is_refused():
     g = new_game("square-shooters/shootout", ["Ana", "Bo"])
     with pytest.raises(IllegalMove, match="must be an object"):
         g.apply(Event("choose", {"cards": [5] * 7}, "Bo"))
+
+
+# -- what a mutation audit found no test would miss ------------------------------
+NAMES = [f"P{n}" for n in range(1, 12)]
+
+
+def test_square_shooters_player_counts():
+    """square_shooters.py:170-171 Classic/Fun min_players 2 -> 1, max_players 10 -> 9 / 11;
+    :600 Shootout min_players 1 -> 2 / 0.  Sheet 000 line 9: "1 or More Players";
+    docs/rules-square-shooters.md: Classic and Fun 2-10 (a Showdown names an opponent),
+    Shootout 1-10."""
+    for name in (CLASSIC, FUN):
+        for count in (2, 10):
+            assert new_game(name, NAMES[:count], {}).players == tuple(NAMES[:count])
+        for count in (1, 11):
+            with pytest.raises(IllegalMove, match=f"2 to 10 players, not {count}"):
+                new_game(name, NAMES[:count], {})
+    assert new_game(SHOOTOUT, ["Ana"], {}).turn() == "Ana"
+    assert new_game(SHOOTOUT, NAMES[:10], {}).players == tuple(NAMES[:10])
+    for count in (0, 11):
+        with pytest.raises(IllegalMove, match=f"1 to 10 players, not {count}"):
+            new_game(SHOOTOUT, NAMES[:count], {})
+
+
+def test_a_showdown_says_what_hand_the_dice_make_not_the_target():
+    """square_shooters.py:373 `if self.phase == "showdown"` dropped in dice_make: a drawn
+    Showdown in the Classic game has no target, so the view crashed (AttributeError); in
+    the Fun Variation it judged the showdown roll against the round's target.
+    docs/rules-square-shooters.md: the better hand "by the ranking" wins a showdown."""
+    g = game(shootout("Ana", "showdown"), challenge("Ana", "Bo"), roll("Ana", FOUR_ACES))
+    assert g.dice_make() == str(best_hand(FOUR_ACES))
+    assert g.view()["make"] == str(best_hand(FOUR_ACES))
+
+
+def test_no_second_card_is_drawn_during_a_turn_at_a_target():
+    """square_shooters.py:458 `if self.phase != "draw"` dropped: the roller could draw a
+    new target after a bad roll and roll for that instead.  Sheet 000 / RULES.md: each
+    player in turn draws a card and rolls for it; docs: "A turn starts with draw"."""
+    g = game(draw("Ana", FOUR_ACES_CARD), roll("Ana", FOUR_TENS))
+    with pytest.raises(IllegalMove, match="no card is to be drawn now: Ana is to roll"):
+        g.apply(draw("Ana", TWO_PAIRS_CARD))
+    assert g.details()["target"]["kind"] == "four_of_a_kind"
+
+
+def test_one_quick_draw_per_player_per_turn():
+    """square_shooters.py:493 `(player, kind) in self.in_play` dropped: a holder of two
+    Quick-Draws played both on one turn and the bank paid them twice.
+    docs/rules-square-shooters.md: "A player plays at most one card of each kind per turn"."""
+    g = game(
+        shootout("Ana", "quick_draw"),
+        shootout("Ana", "quick_draw"),
+        *turn("Ana", FOUR_ACES_CARD, JUNK),
+        draw("Bo", FOUR_ACES_CARD),
+        roll("Bo", FOUR_TENS),
+        play("Ana", "quick_draw"),
+    )
+    with pytest.raises(IllegalMove, match="Ana has already played a Quick-Draw this turn"):
+        g.apply(play("Ana", "quick_draw"))
+    g.apply(stop("Bo"))
+    assert g.totals() == {"Ana": 8, "Bo": 8, "Cy": 0}
+    assert g.details()["held"]["Ana"] == ["quick_draw"]
+
+
+def test_a_tied_tiebreak_showdown_is_faced_off_again_by_the_tied_hands_only():
+    """square_shooters.py:348 `elif showdown.tiebreak` dropped, and :350 the face-off
+    again begun with tiebreak=False.  With :348 dropped, tied best hands in the
+    end-of-game showdown fell through to "no chips move" and the end of a round: all three
+    players tied on chips faced off again, not the two tied hands (Classic), and the Fun
+    Variation crashed (AttributeError: its round end discards a target already gone);
+    with :350, the Fun face-off's result crashed the same way.
+    Sheet 000 line 139: "The tied players face off in a showdown"; docs: "If the best
+    hands tie, those players face off again"."""
+    blank_round = [e for player in ("Ana", "Bo", "Cy") for e in blank_turn(player)]
+    g = game(*blank_round, rounds=1, tiebreak="showdown")
+    assert g.details()["showdown"]["players"] == ["Ana", "Bo", "Cy"]
+    for player, faces in (("Ana", TWO_PAIRS), ("Bo", TWO_PAIRS), ("Cy", JUNK)):
+        g.apply(roll(player, faces))
+        g.apply(stop(player))
+    assert not g.finished() and g.details()["showdown"]["players"] == ["Ana", "Bo"]
+    assert g.notes[-1] == "showdown: Ana and Bo tie, so they face off again"
+    fun = game(draw("Ana", TWO_PAIRS_CARD), name=FUN, rounds=1, tiebreak="showdown")
+    for player in ("Ana", "Bo", "Cy"):
+        fun.apply(roll(player, JUNK))
+        fun.apply(stop(player))
+    for player in ("Ana", "Bo", "Cy"):
+        fun.apply(roll(player, JUNK))
+        fun.apply(stop(player))
+    assert not fun.finished() and fun.details()["showdown"] == {
+        "players": ["Ana", "Bo", "Cy"],
+        "tiebreak": True,
+        "hands": {},
+    }
+    for player, faces in (("Ana", TWO_PAIRS), ("Bo", JUNK), ("Cy", JUNK)):
+        fun.apply(roll(player, faces))
+        fun.apply(stop(player))
+    assert fun.finished() and fun.winners() == ["Ana"]
+    assert fun.totals() == {"Ana": 12, "Bo": 0, "Cy": 0} and fun.bank_paid == 12
+
+
+def test_the_bonus_and_the_showdown_chips_have_their_least_values():
+    """square_shooters.py:136 bonus minimum 0 -> -1 (a negative bonus accepted), :137
+    showdown_chips minimum 1 -> 0 (a showdown moving nothing accepted) / -> 2 (1 refused).
+    RULES.md: "+5 bonus"; "takes up to 6 chips"; docs: `bonus` and `showdown_chips` options."""
+    with pytest.raises(IllegalMove, match="option bonus must be at least 0"):
+        game(bonus=-1)
+    with pytest.raises(IllegalMove, match="option showdown_chips must be at least 1"):
+        game(showdown_chips=0)
+    g = game(
+        *turn("Ana", FOUR_ACES_CARD, FOUR_ACES),
+        shootout("Bo", "showdown"),
+        challenge("Bo", "Ana"),
+        roll("Bo", TWO_PAIRS),
+        stop("Bo"),
+        roll("Ana", JUNK),
+        stop("Ana"),
+        showdown_chips=1,
+    )
+    assert g.totals() == {"Ana": 20, "Bo": 1, "Cy": 0}
+
+
+def test_rounds_run_from_1_to_99():
+    """square_shooters.py:145 rounds minimum 1 -> 0 (a game of no rounds accepted; it then
+    played one), maximum 99 -> 98 / 100.  RULES.md: "Eight rounds"; docs: `rounds` option."""
+    assert game(rounds=99).rounds == 99
+    for bad, words in ((0, "at least 1"), (100, "at most 99")):
+        with pytest.raises(IllegalMove, match=f"option rounds must be {words}"):
+            game(rounds=bad)
+
+
+def test_a_shuffle_naming_something_that_is_no_card_id_is_refused_cleanly():
+    """square_shooters.py:453 all -> any: a shuffle mixing a number among the card ids (a
+    hand-edited saved game) crashed with TypeError instead of a refusal.
+    docs/rules-square-shooters.md Errors: "a shuffle that is not the discard pile"."""
+    g = new_game(CLASSIC, ["Ana", "Bo"], {})
+    ids = list(g.discards)
+    with pytest.raises(IllegalMove, match="a shuffle lists every card of the discard pile once"):
+        g.apply(Event("shuffle", {"order": [*ids[:-1], 7]}, auto=True))
