@@ -245,6 +245,10 @@ def test_a_correction_that_ends_the_game_passes_over_the_chance_drawn_for_the_ne
     assert rolled.finished() and game.finished() and game.winners() == rolled.winners() == ["Bo"]
     assert game.totals() == rolled.totals()
     assert not replay(events).finished()  # uncorrected, the spin stands and Ana plays on
+    # so too with Ana's roll corrected before: the latest correction judges the chance
+    ana = Event("correct", {"roll": 3, "faces": [*plain[:-1], "9S"]})
+    twice = log(*events[:5], ana, *events[5:], Event("correct", {"roll": 7, "faces": won}))
+    assert replay(twice).finished() and replay(twice).winners() == ["Bo"]
 
 
 def test_a_chance_after_the_end_with_no_correction_since_is_refused(pip_race):
@@ -304,37 +308,6 @@ def test_a_rolls_top_guesses_are_label_and_probability_pairs(pip_race):
     ):
         with pytest.raises(IllegalMove, match="'top' lists each die's likeliest faces"):
             checked_move(race(), with_top(top))
-
-
-def test_the_chance_passed_over_is_judged_by_the_latest_correction_not_the_first():
-    """replay.py:117 max -> min: with an earlier correction in the log, a correction that
-    ends the game before the chance drawn for the next turn was refused (the chance came
-    after the first correction, so it was applied to a finished game), and its log no
-    longer replayed.  Same game as test_replay's
-    test_a_correction_that_ends_the_game_passes_over_the_chance_drawn_for_the_next_turn,
-    with Ana's roll corrected first."""
-    start = {
-        "game": "rodeo-rummy",
-        "players": ["Ana", "Bo"],
-        "options": {"winning_score": 1, "no_bonus": True},
-    }
-    plain = ["2S", "4H", "6D", "8C", "10S", "QH", "3D", "5C", "7S"]
-    plain2 = ["2S", "4H", "6D", "8C", "10S", "QH", "3D", "5C", "9S"]
-    won = ["JOKER_BLACK", "JOKER_RED", "AS", "KH", "4D", "5S", "6C", "7H", "QD"]
-    events = log(
-        Event("start", start),
-        Event("spin", {"goal": "4-5-6-run", "effect": "none"}, "Ana", auto=True),
-        Event("roll", {"faces": plain}, "Ana"),
-        Event("stop", {}, "Ana"),
-        Event("spin", {"goal": "spades-run", "effect": "none"}, "Bo", auto=True),
-        Event("correct", {"roll": 3, "faces": plain2}),
-        Event("roll", {"faces": plain}, "Bo"),
-        Event("stop", {}, "Bo"),
-        Event("spin", {"goal": "clubs-run", "effect": "none"}, "Ana", auto=True),
-        Event("correct", {"roll": 7, "faces": won}),
-    )
-    game = replay(events)
-    assert game.finished() and game.winners() == ["Bo"]
 
 
 def test_nothing_is_offered_to_undo_before_the_first_move(pip_race):

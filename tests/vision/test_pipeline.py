@@ -508,6 +508,10 @@ def test_only_a_roll_of_one_deck_is_held_to_each_card_once(tmp_path):
         "2H",
     ]
     assert DiceReader("d6", detector, ReadsEverySeven()).read(frame).labels.tolist() == ["7H", "7H"]
+    nine = DieReadings.from_quads([square_at((30 + 60 * i, 200), 40) for i in range(9)])
+    detector.detect = lambda image: nine  # the whole deck: still each card once
+    labels = DiceReader("square-shooters", detector, ReadsEverySeven()).read(frame).labels.tolist()
+    assert len(labels) == 9 and labels.count("7H") == labels.count("2H") == 1
     ten = DieReadings.from_quads([square_at((30 + 60 * i, 200), 40) for i in range(10)])
     detector.detect = lambda image: ten  # ten card dice are two sets: any card may show twice
     assert set(DiceReader("square-shooters", detector, ReadsEverySeven()).read(frame).labels) == {"7H"}
@@ -985,24 +989,3 @@ def test_a_picture_of_other_pixels_reads_as_its_8_bit_bgr(convert):
 def test_a_picture_the_reader_cannot_take_is_named(picture):
     with pytest.raises(ValueError, match=r"a picture must be 8- or 16-bit grey, BGR or BGRA: got "):
         as_bgr(picture, "picture")
-
-
-def test_a_full_roll_of_a_deck_is_held_to_each_card_once(tmp_path):
-    """vision/pipeline.py:104 `len(faces) <= self.die_kind.dice` -> `<`: a roll of all nine
-    card dice (the whole deck) read the same card twice."""
-
-    class ReadsEverySeven(FakeClassifier):
-        min_confidence = 0.5
-
-        def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
-            return [
-                FaceReading("7H", 0.9 - i / 100, [("7H", 0.9 - i / 100), ("2H", 0.09)])
-                for i in range(len(crops))
-            ]
-
-    frame = np.zeros((480, 640, 3), np.uint8)
-    detector = Detector(stand_in_detector(tmp_path / "two.onnx"))
-    nine = DieReadings.from_quads([square_at((30 + 60 * i, 200), 40) for i in range(9)])
-    detector.detect = lambda image: nine
-    labels = DiceReader("square-shooters", detector, ReadsEverySeven()).read(frame).labels.tolist()
-    assert len(labels) == 9 and labels.count("7H") == 1 and labels.count("2H") == 1
