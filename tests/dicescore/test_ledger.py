@@ -279,7 +279,7 @@ def test_a_backup_put_back_and_played_on_to_the_same_length_is_read_again(tmp_pa
 
 
 def test_a_games_last_move_is_its_latest_event_not_its_start(tmp_path, pip_race):
-    """ledger.py:238 events[-1].at -> events[0].at: the front page said "last move" at the
+    """ledger.py events[-1].at -> events[0].at: the front page said "last move" at the
     game's creation and sorted games in progress by when they were made."""
     ledger = Ledger.open(tmp_path / "games.sqlite", rng=random.Random(1))
     try:
@@ -294,7 +294,7 @@ def test_a_games_last_move_is_its_latest_event_not_its_start(tmp_path, pip_race)
 
 
 def test_a_database_in_a_folder_not_made_yet_is_made_with_its_folder(tmp_path, pip_race):
-    """ledger.py:67 != ':memory:' -> ==: ``--db`` naming a new folder failed with
+    """ledger.py != ':memory:' -> ==: ``--db`` naming a new folder failed with
     "unable to open database file" instead of making it."""
     path = tmp_path / "new" / "folder" / "games.sqlite"
     ledger = Ledger.open(path)

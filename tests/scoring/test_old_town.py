@@ -258,7 +258,7 @@ def test_golden_game():
 
 # -- what a mutation audit found no test would miss ------------------------------
 def test_old_town_a_card_that_is_not_a_label_is_refused():
-    """old_town.py:30 `not isinstance(label, str)` dropped: a deal holding a number crashed
+    """old_town.py `not isinstance(label, str)` dropped: a deal holding a number crashed
     (AttributeError) instead of being refused."""
     game = new_game("square-shooters/old-town", ["Ann", "Bob"])
     with pytest.raises(IllegalMove, match="a card must be a label"):
@@ -266,7 +266,7 @@ def test_old_town_a_card_that_is_not_a_label_is_refused():
 
 
 def test_old_town_nobody_wins_before_the_round_is_complete():
-    """old_town.py:198 `if not self.over` dropped: a player out of cards mid-round (or every
+    """old_town.py `if not self.over` dropped: a player out of cards mid-round (or every
     player before the deal) was listed as a winner, and the board marks view["winners"].
     Sheet 000: "The game is over when a round is completed and at least one player is out
     of cards" ("might get roped back into the game")."""

@@ -262,7 +262,7 @@ def test_a_chance_after_the_end_with_no_correction_since_is_refused(pip_race):
 
 # -- what a mutation audit found no test would miss ------------------------------
 def test_a_second_start_anywhere_in_the_log_is_refused(pip_race):
-    """replay.py:57 `if event.type == "start" and live` dropped: a second start in the middle
+    """replay.py `if event.type == "start" and live` dropped: a second start in the middle
     of a (hand-edited) log was taken as a move in force: stored on import, and an undo
     after it cancelled the stray start instead of the roll before it.
     docs/events.md:58: `start` "always first, exactly once"."""
@@ -273,10 +273,10 @@ def test_a_second_start_anywhere_in_the_log_is_refused(pip_race):
 
 
 def test_replay_reads_a_stored_log_as_it_is_and_only_new_moves_are_held_to_their_fields(pip_race):
-    """replay.py:110 `checked: bool = False` -> True: every replay (each page, each game the
+    """replay.py `checked: bool = False` -> True: every replay (each page, each game the
     ledger lists) held the whole log to the field checks, so a game stored before them with
     a stray field (commit 531c3a2: "before, a hand-edited file's stray fields were stored as
-    they came") no longer opened.  replay.py:19-21: the fields are checked on a new move
+    they came") no longer opened.  replay.py: the fields are checked on a new move
     (``checked_move``) and on an import (``checked_log``)."""
     stray = Event("roll", {"faces": ["6", "6"], "colour": "red"}, "Bo")
     assert replay(race(stray)).totals() == {"Ana": 0, "Bo": 12}
@@ -285,11 +285,11 @@ def test_replay_reads_a_stored_log_as_it_is_and_only_new_moves_are_held_to_their
 
 
 def test_a_rolls_top_guesses_are_label_and_probability_pairs(pip_race):
-    """replay.py:292 is_guess `and` -> `or`: any list passed as a guess, so a roll's 'top'
+    """replay.py is_guess `and` -> `or`: any list passed as a guess, so a roll's 'top'
     of [["6", 7]] (a probability of 7) or [[]] was stored; :296 `0 <=` / `<= 1` -> `<`: the
     camera's roll refused for a guess rounded to probability 0 or 1; :296 `0` -> `-1`, `1` -> `2`:
     a probability of -0.5 or 1.5 stored; :277 all -> any: one die's good guesses let the
-    other's bad ones through.  replay.py:270-296: "a top-k list
+    other's bad ones through.  replay.py: "a top-k list
     for each die", [[label, probability], ...]."""
 
     def with_top(top):
@@ -311,17 +311,17 @@ def test_a_rolls_top_guesses_are_label_and_probability_pairs(pip_race):
 
 
 def test_nothing_is_offered_to_undo_before_the_first_move(pip_race):
-    """replay.py:73 `len(live) > 1` -> `>= 1`: a new game's table offered Undo for its
+    """replay.py `len(live) > 1` -> `>= 1`: a new game's table offered Undo for its
     'start' (webui/table.py names it on the Undo button), which the undo then refused."""
     assert next_to_undo(race()) is None
     assert next_to_undo(race(roll("Bo", 6, 6))).seq == 3
 
 
 def test_a_correction_that_ends_the_game_before_a_later_players_move_is_refused(pip_race):
-    """replay.py:119 `event.auto and hasattr(...)` -> `or`: a player's move after a roll that a
+    """replay.py `event.auto and hasattr(...)` -> `or`: a player's move after a roll that a
     correction turns into the winning one was silently dropped as if it were a chance the
     app drew, so the correction was stored and the move vanished from the game.
-    replay.py:182-187: such a correction is refused, "undo back to roll #n first"."""
+    replay.py: such a correction is refused, "undo back to roll #n first"."""
     events = log(
         Event("start", {"game": "test/pip-race", "players": ["Ana", "Bo"], "options": {"target": 20}}),
         Event("shuffle", {"order": ["Bo", "Ana"]}, auto=True),
@@ -338,9 +338,9 @@ def test_a_correction_that_ends_the_game_before_a_later_players_move_is_refused(
 
 
 def test_an_undo_or_a_correction_by_one_of_the_players_is_taken(pip_race):
-    """replay.py:209 `start is not None` -> `start is None`: the players were read as none,
+    """replay.py `start is not None` -> `start is None`: the players were read as none,
     so every undo or correction that names its player (one of the game's) was refused as
-    "'Bo' is not playing", on a move and on an import.  replay.py:204: "by one of the
+    "'Bo' is not playing", on a move and on an import.  replay.py: "by one of the
     players (``start``'s) if by anyone"."""
     events = race(roll("Bo", 6, 6))
     assert (
@@ -354,9 +354,9 @@ def test_an_undo_or_a_correction_by_one_of_the_players_is_taken(pip_race):
 
 
 def test_an_undo_that_names_no_move_is_stale_once_the_game_moved_on(pip_race):
-    """replay.py:243 `new.type == "undo" and "seq" in new.data` -> `or`: an undo naming no move,
+    """replay.py `new.type == "undo" and "seq" in new.data` -> `or`: an undo naming no move,
     sent on an older log, was taken, so a double-tapped Undo took back a second move the
-    player never saw.  replay.py:14-17: "a double tap ... is never stored as a second move"."""
+    player never saw.  replay.py: "a double tap ... is never stored as a second move"."""
     events = race(roll("Bo", 6, 6), roll("Ana", 1, 2))
     with pytest.raises(StaleMove, match="moved on since you looked"):
         check_seen(events, Event("undo", {}), version=3)
@@ -364,9 +364,9 @@ def test_an_undo_that_names_no_move_is_stale_once_the_game_moved_on(pip_race):
 
 
 def test_dice_named_by_index_are_never_negative(pip_race):
-    """replay.py:215 and :284 `0 <= die` -> `-1 <= die`: a correction's 'checked' or a roll's
+    """replay.py and :284 `0 <= die` -> `-1 <= die`: a correction's 'checked' or a roll's
     'unsure' of [-1] was stored, and -1 names the last die in Python (the crop the camera is
-    then taught from).  replay.py:216, :287: dice "by their index (0 to n-1)"."""
+    then taught from).  replay.py: dice "by their index (0 to n-1)"."""
     events = race(roll("Bo", 6, 6))
     with pytest.raises(IllegalMove, match="'checked' lists dice by their index"):
         checked_move(events, Event("correct", {"roll": 3, "faces": ["1", "1"], "checked": [-1]}, seq=4))

@@ -317,7 +317,7 @@ def test_golden_game():
 
 # -- what a mutation audit found no test would miss ------------------------------
 def test_rodeo_free_play_jokers_are_wild_by_default():
-    """rodeo.py:211 free_play_jokers_wild default True->False.  RULES.md Rodeo: "Jokers are
+    """rodeo.py free_play_jokers_wild default True->False.  RULES.md Rodeo: "Jokers are
     always wild"; docs/rules-rodeo-cubes-shooter-squib.md: free play "jokers are wild unless
     `free_play_jokers_wild` is off"."""
     g = RodeoRummy(["Ana", "Bo"], {"spinner": "none"})
@@ -327,7 +327,7 @@ def test_rodeo_free_play_jokers_are_wild_by_default():
 
 
 def test_rodeo_spin_twice_spins_the_inner_ring_on_its_own():
-    """rodeo.py:239 `elif self.options["spin_twice"]` dropped: every virtual spin then gives
+    """rodeo.py `elif self.options["spin_twice"]` dropped: every virtual spin then gives
     the goal's own effect.  Sheet 001, Other Play Options: "spin the spinner twice on each
     turn: once to assign your rummy task, and once to assign your bonus or penalty"."""
     rng = random.Random(3)
@@ -336,7 +336,7 @@ def test_rodeo_spin_twice_spins_the_inner_ring_on_its_own():
 
 
 def test_rodeo_takes_two_players_or_more():
-    """rodeo.py:197 min_players 2->1.  Sheet 001: "2 or More Players"."""
+    """rodeo.py min_players 2->1.  Sheet 001: "2 or More Players"."""
     with pytest.raises(IllegalMove, match="2 to 10 players"):
         RodeoRummy(["Ana"])
 

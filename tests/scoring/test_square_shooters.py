@@ -983,7 +983,7 @@ def test_golden_shootout_game():
 
 # -- what a mutation audit found no test would miss ------------------------------
 def test_shootout_a_chosen_card_that_is_neither_id_nor_object_is_refused():
-    """targets.py:78 `not isinstance(data, Mapping)` dropped: a choice listing a number
+    """targets.py `not isinstance(data, Mapping)` dropped: a choice listing a number
     crashed (AttributeError) instead of a clean refusal."""
     g = new_game("square-shooters/shootout", ["Ana", "Bo"])
     with pytest.raises(IllegalMove, match="must be an object"):
@@ -995,7 +995,7 @@ NAMES = [f"P{n}" for n in range(1, 12)]
 
 
 def test_square_shooters_player_counts():
-    """square_shooters.py:170-171 Classic/Fun min_players 2 -> 1, max_players 10 -> 9 / 11;
+    """square_shooters.py Classic/Fun min_players 2 -> 1, max_players 10 -> 9 / 11;
     :600 Shootout min_players 1 -> 2 / 0.  Sheet 000 line 9: "1 or More Players";
     docs/rules-square-shooters.md: Classic and Fun 2-10 (a Showdown names an opponent),
     Shootout 1-10."""
@@ -1013,7 +1013,7 @@ def test_square_shooters_player_counts():
 
 
 def test_a_showdown_says_what_hand_the_dice_make_not_the_target():
-    """square_shooters.py:373 `if self.phase == "showdown"` dropped in dice_make: a drawn
+    """square_shooters.py `if self.phase == "showdown"` dropped in dice_make: a drawn
     Showdown in the Classic game has no target, so the view crashed (AttributeError); in
     the Fun Variation it judged the showdown roll against the round's target.
     docs/rules-square-shooters.md: the better hand "by the ranking" wins a showdown."""
@@ -1023,7 +1023,7 @@ def test_a_showdown_says_what_hand_the_dice_make_not_the_target():
 
 
 def test_no_second_card_is_drawn_during_a_turn_at_a_target():
-    """square_shooters.py:458 `if self.phase != "draw"` dropped: the roller could draw a
+    """square_shooters.py `if self.phase != "draw"` dropped: the roller could draw a
     new target after a bad roll and roll for that instead.  Sheet 000 / RULES.md: each
     player in turn draws a card and rolls for it; docs: "A turn starts with draw"."""
     g = game(draw("Ana", FOUR_ACES_CARD), roll("Ana", FOUR_TENS))
@@ -1033,7 +1033,7 @@ def test_no_second_card_is_drawn_during_a_turn_at_a_target():
 
 
 def test_one_quick_draw_per_player_per_turn():
-    """square_shooters.py:493 `(player, kind) in self.in_play` dropped: a holder of two
+    """square_shooters.py `(player, kind) in self.in_play` dropped: a holder of two
     Quick-Draws played both on one turn and the bank paid them twice.
     docs/rules-square-shooters.md: "A player plays at most one card of each kind per turn"."""
     g = game(
@@ -1052,7 +1052,7 @@ def test_one_quick_draw_per_player_per_turn():
 
 
 def test_a_tied_tiebreak_showdown_is_faced_off_again_by_the_tied_hands_only():
-    """square_shooters.py:348 `elif showdown.tiebreak` dropped, and :350 the face-off
+    """square_shooters.py `elif showdown.tiebreak` dropped, and :350 the face-off
     again begun with tiebreak=False.  With :348 dropped, tied best hands in the
     end-of-game showdown fell through to "no chips move" and the end of a round: all three
     players tied on chips faced off again, not the two tied hands (Classic), and the Fun
@@ -1088,7 +1088,7 @@ def test_a_tied_tiebreak_showdown_is_faced_off_again_by_the_tied_hands_only():
 
 
 def test_the_bonus_and_the_showdown_chips_have_their_least_values():
-    """square_shooters.py:136 bonus minimum 0 -> -1 (a negative bonus accepted), :137
+    """square_shooters.py bonus minimum 0 -> -1 (a negative bonus accepted), :137
     showdown_chips minimum 1 -> 0 (a showdown moving nothing accepted) / -> 2 (1 refused).
     RULES.md: "+5 bonus"; "takes up to 6 chips"; docs: `bonus` and `showdown_chips` options."""
     with pytest.raises(IllegalMove, match="option bonus must be at least 0"):
@@ -1109,7 +1109,7 @@ def test_the_bonus_and_the_showdown_chips_have_their_least_values():
 
 
 def test_rounds_run_from_1_to_99():
-    """square_shooters.py:145 rounds minimum 1 -> 0 (a game of no rounds accepted; it then
+    """square_shooters.py rounds minimum 1 -> 0 (a game of no rounds accepted; it then
     played one), maximum 99 -> 98 / 100.  RULES.md: "Eight rounds"; docs: `rounds` option."""
     assert game(rounds=99).rounds == 99
     for bad, words in ((0, "at least 1"), (100, "at most 99")):
@@ -1118,7 +1118,7 @@ def test_rounds_run_from_1_to_99():
 
 
 def test_a_shuffle_naming_something_that_is_no_card_id_is_refused_cleanly():
-    """square_shooters.py:453 all -> any: a shuffle mixing a number among the card ids (a
+    """square_shooters.py all -> any: a shuffle mixing a number among the card ids (a
     hand-edited saved game) crashed with TypeError instead of a refusal.
     docs/rules-square-shooters.md Errors: "a shuffle that is not the discard pile"."""
     g = new_game(CLASSIC, ["Ana", "Bo"], {})

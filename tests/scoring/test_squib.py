@@ -349,7 +349,7 @@ DRAWN = {  # the sheet's three cards laid with no winner: a draw (test_squib's e
 
 
 def test_squib_a_drawn_tiebreak_steal_beats_nobody():
-    """squib.py:275 `if result.winner == 0` dropped (or `== -1`): a drawn steal made the
+    """squib.py `if result.winner == 0` dropped (or `== -1`): a drawn steal made the
     opponent its winner, so the challenger dropped out of the tied winners.  Sheet 002: "If
     they lay down all three of their cards and there is still no winner, the Squib Steal
     ends in a draw"; RULES.md: "the loser of a steal with a winner drops out"."""
@@ -361,7 +361,7 @@ def test_squib_a_drawn_tiebreak_steal_beats_nobody():
 
 
 def test_squib_the_opponent_who_wins_a_tiebreak_steal_stays_a_winner():
-    """squib.py:275 `== 0` -> `== -1`: a steal the opponent wins was taken for a draw."""
+    """squib.py `== 0` -> `== -1`: a steal the opponent wins was taken for a draw."""
     g = SquibSquares(["Ana", "Bo"], {"tied_bonus": "nobody"})
     g.apply(Event("end"))
     losing = {
@@ -374,13 +374,13 @@ def test_squib_the_opponent_who_wins_a_tiebreak_steal_stays_a_winner():
 
 @pytest.mark.parametrize("count", [1, 7])
 def test_squib_squares_takes_2_to_6_players(count):
-    """squib.py:224-225 min_players 2 -> 1, max_players 6 -> 7.  Sheet 002: "Players: 2 - 6"."""
+    """squib.py min_players 2 -> 1, max_players 6 -> 7.  Sheet 002: "Players: 2 - 6"."""
     with pytest.raises(IllegalMove, match="2 to 6 players"):
         SquibSquares([f"P{n}" for n in range(count)])
 
 
 def test_squib_with_tied_bonus_nobody_an_untied_leader_still_gets_the_bonus():
-    """squib.py:324 `len(leaders) > 1` -> `>= 1` (or `> 0`): with the option "nobody" even a
+    """squib.py `len(leaders) > 1` -> `>= 1` (or `> 0`): with the option "nobody" even a
     sole leader lost Big Bang Set and Squib Party.  Sheet 002: "Big Bang Set: + 5 pts. Given
     to the player with the biggest squib square"; RULES.md: "tied players each receive it
     (option: nobody)" - the option is about ties only."""
@@ -392,13 +392,13 @@ def test_squib_with_tied_bonus_nobody_an_untied_leader_still_gets_the_bonus():
 
 
 def test_squib_a_steal_lays_at_least_one_card():
-    """squib.py:208 `1 <= len(mine)` -> `0 <=`: a steal with no cards was a draw."""
+    """squib.py `1 <= len(mine)` -> `0 <=`: a steal with no cards was a draw."""
     with pytest.raises(IllegalMove, match="same number of cards, 1 to 3"):
         squib_steal([], [])
 
 
 def test_squib_after_the_end_only_tied_leaders_are_offered_a_steal():
-    """squib.py:336 `len(contenders) > 1` -> `>= 1`, or `and` -> `or`: a sole winner, or a
+    """squib.py `len(contenders) > 1` -> `>= 1`, or `and` -> `or`: a sole winner, or a
     player out of the tie, was offered a steal that on_steal then refuses.  RULES.md: "If
     there is a tie, each player in the tie should ... challenge each other"."""
     g = SquibSquares(["Ana", "Bo", "Cy"], {"tied_bonus": "nobody"})

@@ -324,7 +324,7 @@ def test_a_correction_re_derives_the_round():
 
 # -- what a mutation audit found no test would miss ------------------------------
 def test_twenty_one_a_wild_joker_is_worth_11_at_most():
-    """twenty_one.py:52 `10 * jokers` -> `11 * jokers`: a joker then fills a gap of 11 (worth
+    """twenty_one.py `10 * jokers` -> `11 * jokers`: a joker then fills a gap of 11 (worth
     12).  RULES.md Twenty-One: a wild joker "is worth what its holder chooses";
     docs/rules-other-games.md: "worth whatever is best for its holder, 1 to 11"."""
     assert value("JOKER_RED") == 11
@@ -332,7 +332,7 @@ def test_twenty_one_a_wild_joker_is_worth_11_at_most():
 
 
 def test_twenty_one_nobody_stands_until_everyone_has_two_dice():
-    """twenty_one.py:173 any -> all in dealing(): once one player had two dice, the next
+    """twenty_one.py any -> all in dealing(): once one player had two dice, the next
     could stand on one.  Sheet 000 (read back to front): one die to each player, then
     "another die to each player. After each player has two dice, they can each decide";
     docs/rules-other-games.md: "`stand` is refused before the second die"."""
@@ -341,7 +341,7 @@ def test_twenty_one_nobody_stands_until_everyone_has_two_dice():
 
 
 def test_twenty_one_plays_five_rounds_by_default():
-    """twenty_one.py:73 `rounds` default 5 -> 4 or 6 (docs/rules-other-games.md: `rounds`
+    """twenty_one.py `rounds` default 5 -> 4 or 6 (docs/rules-other-games.md: `rounds`
     (default 5)): Bob wins every round and the game ends after the fifth, not before."""
     game = new()
     for round_number in (1, 2, 3, 4, 5):

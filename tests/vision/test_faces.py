@@ -895,7 +895,7 @@ def test_cli_reads_the_good_crops_beside_a_bad_one(tmp_path, capsys):
 
 
 def test_a_face_keeps_no_more_examples_on_disk_than_it_reads(tmp_path):
-    """vision/faces.py:413 `path.unlink()` dropped (the cap's delete): every tap on a misread
+    """vision/faces.py `path.unlink()` dropped (the cap's delete): every tap on a misread
     that keeps coming back piled up in the data folder, the tests seeing only the newest four
     that are read."""
     crops = render_set(TAUGHT_PER_FACE + 2, 9, ("framed",))[0]
@@ -907,7 +907,7 @@ def test_a_face_keeps_no_more_examples_on_disk_than_it_reads(tmp_path):
 
 
 def test_an_unreadable_reading_says_how_sure_its_likeliest_face_is_and_no_face_says_zero(tmp_path):
-    """vision/faces.py:273 `confidence if best != NONE else 0.0`: -> `1.0` made a crop read as
+    """vision/faces.py `confidence if best != NONE else 0.0`: -> `1.0` made a crop read as
     no face 100% sure (a photo's recut, `RECUT_BELOW`, then passed it by), and `!=` -> `==`
     made a face read just under the threshold 0.0 sure.  No test looked at an unreadable
     reading's confidence."""
@@ -924,7 +924,7 @@ def test_an_unreadable_reading_says_how_sure_its_likeliest_face_is_and_no_face_s
 
 
 def test_a_long_top_list_names_only_the_faces_of_the_die_kind(tmp_path):
-    """vision/faces.py:268 `probs[i] > 0` -> `>= 0`: with room in the top list beyond the die
+    """vision/faces.py `probs[i] > 0` -> `>= 0`: with room in the top list beyond the die
     kind's faces, labels the kind mask ruled out (cards, for a d6) filled it at 0%, a tap menu
     offering a card for a pip die."""
     clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path, top_k=10)
@@ -934,7 +934,7 @@ def test_a_long_top_list_names_only_the_faces_of_the_die_kind(tmp_path):
 
 
 def test_forgetting_one_example_forgets_that_one_only(tmp_path):
-    """vision/faces.py:445 `path.name == name` -> `!=` (or negated): forget_example deleted
+    """vision/faces.py `path.name == name` -> `!=` (or negated): forget_example deleted
     another example of the face and kept the wrong tap; no test calls forget_example."""
     crops = render_set(3, 9, ("framed",))[0]
     clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)

@@ -820,7 +820,7 @@ def test_dice_lying_there_since_watching_began_are_no_roll_when_a_hand_passes():
 
 
 def test_a_hand_resting_over_dice_at_the_far_corner_of_the_picture_gives_no_event():
-    # the dice mask is scaled by the frame's width (tracker.py:219 frame.shape[1]): scaled by
+    # the dice mask is scaled by the frame's width (tracker.py frame.shape[1]): scaled by
     # its height instead, dice at the right or bottom of a landscape frame fall off the mask
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll(["4", "5"], shift=(200, 100)))
@@ -833,7 +833,7 @@ def test_a_hand_resting_over_dice_at_the_far_corner_of_the_picture_gives_no_even
 
 
 def test_a_videos_roll_says_the_frame_and_the_time_it_settled_at():
-    # tracker.py:264 (frame_index - 1) / fps -> * fps: a roll of a video file 20 frames in at
+    # tracker.py (frame_index - 1) / fps -> * fps: a roll of a video file 20 frames in at
     # 30 fps was said to settle 600 s in (``dicescore watch`` prints it)
     table, tracker = Table(), RollTracker(fps=FPS)
     (event,) = run(tracker, table, table.roll(["6", "6"]) + still(table, 30))
@@ -843,14 +843,14 @@ def test_a_videos_roll_says_the_frame_and_the_time_it_settled_at():
 
 
 def test_voted_dice_are_ordered_left_to_right_whatever_order_the_reader_found_them_in():
-    # tracker.py:486 dice.sort(...) dropped: the roll's dice came in the reader's order, not
+    # tracker.py dice.sort(...) dropped: the roll's dice came in the reader's order, not
     # left to right as they lie (the page's dice, and each one's tap, out of place)
     frames = [DieReadings.from_dice([die(200, 100, "6"), die(100, 100, "2"), die(150, 40, "4")])] * 3
     assert list(vote(frames).labels) == ["2", "4", "6"]
 
 
 def test_a_voted_dies_likeliest_faces_are_averaged_over_the_settled_frames():
-    # tracker.py:521 p / frames -> p * frames: the likeliest faces kept for the tap that fixes a
+    # tracker.py p / frames -> p * frames: the likeliest faces kept for the tap that fixes a
     # die (and stored with the roll) came out 9 times too sure over three frames: 7.2 for 0.8
     two = die(100, 100, "4", 0.9)
     one = die(100, 100, "4", 0.6)
@@ -860,7 +860,7 @@ def test_a_voted_dies_likeliest_faces_are_averaged_over_the_settled_frames():
 
 
 def test_a_second_look_that_finds_a_die_twice_names_it_by_the_nearer_find():
-    # tracker.py:562 relabelled.add(v) dropped: a die the look found twice (its side found too,
+    # tracker.py relabelled.add(v) dropped: a die the look found twice (its side found too,
     # within half a die) took the face of the farther find, the side's, instead of the top's
     voted = DieReadings.from_dice([die(100, 100, "3", 0.9), die(200, 100, "1", 0.9)])
     again = DieReadings.from_dice(
@@ -872,7 +872,7 @@ def test_a_second_look_that_finds_a_die_twice_names_it_by_the_nearer_find():
 
 
 def test_a_die_the_vote_was_half_sure_of_stays_though_the_second_look_missed_it():
-    # tracker.py:553 < UNSURE_VOTE -> <=: a die voted 0.5 sure (named in half the settled frames)
+    # tracker.py < UNSURE_VOTE -> <=: a die voted 0.5 sure (named in half the settled frames)
     # and not found again was dropped; only one the vote is less sure of than that is no die
     voted = DieReadings.from_dice([die(100, 100, "3", 0.9), die(200, 100, "1", UNSURE_VOTE)])
     again = DieReadings.from_dice([die(100, 100, "3", 0.95)])

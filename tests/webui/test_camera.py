@@ -413,7 +413,7 @@ def test_undoing_a_second_correction_teaches_the_first_again_to_the_real_classif
 
 
 def test_a_camera_that_stops_lets_go_of_its_source(app, pip_dice):
-    # camera.py:256 self.source.close() dropped: the webcam (cv2.VideoCapture) was left open,
+    # camera.py self.source.close() dropped: the webcam (cv2.VideoCapture) was left open,
     # busy to any other program, after the camera stopped
     detector, classifier, tones = pip_dice
     closed = []

@@ -742,8 +742,8 @@ def test_a_board_is_never_another_databases_game_of_the_same_id(app, api):
 
 
 def test_jokers_and_red_cards_read_as_printed():
-    """table.py:100 isinstance(face, Joker) -> False: a joker read "red joker", not "Joker";
-    table.py:110 isinstance(face, Card) -> False: hearts and diamonds lost their red."""
+    """table.py isinstance(face, Joker) -> False: a joker read "red joker", not "Joker";
+    table.py isinstance(face, Card) -> False: hearts and diamonds lost their red."""
     assert face_text("JOKER_RED") == face_text("JOKER_BLACK") == "Joker"
     assert face_colour("10H") == face_colour("AD") == "red"
     assert face_colour("KS") == face_colour("2C") == "black"
@@ -751,7 +751,7 @@ def test_jokers_and_red_cards_read_as_printed():
 
 
 def test_a_new_game_form_with_no_game_chosen_is_refused_not_a_crash(client):
-    """pages.py:158-159 ``if name not in GAMES: raise IllegalMove("choose a game")`` dropped:
+    """pages.py ``if name not in GAMES: raise IllegalMove("choose a game")`` dropped:
     a form sent with no game (or one this version lacks) answered 500 (KeyError)."""
     csrf = client.get("/api/session").json["csrf"]
     for game in ("", "no-such-game"):
