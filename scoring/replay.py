@@ -223,6 +223,7 @@ def checked_log(events: Sequence[Event]) -> Game:
     for its shape, in one replay (a move undone counts for nothing and is not read: checking
     each against the log before it would take a replay a move).  Raises IllegalMove naming
     the event."""
+    moves_in_force(events)  # a log that starts otherwise than with its one start is no game
     for event in events[1:]:
         if event.type in LOG_EVENT_FIELDS:  # an undo or a correction (a second start: replay says so)
             try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -169,7 +170,9 @@ def append_event(game_id: int):
         raise BadRequest("'version' must be the length of the log the move was made on (the board's version)")
     if event.type == "correct":
         check_correction(events[0], event)
-    with current_app.extensions["dicescore.lessons"]:
+    # only a move that teaches or takes back waits for another's lesson: rolls never wait
+    teaching = event.type in ("correct", "undo")
+    with current_app.extensions["dicescore.lessons"] if teaching else nullcontext():
         stored = by_the_rules(lambda: ledger.append(game_id, event, version))
         current_app.extensions["dicescore.changes"].notify()
         lesson = taught_by(ledger, game_id, stored)

@@ -662,7 +662,7 @@ def test_a_live_frame_reaches_its_waiting_reader_at_once_not_at_its_next_wake():
     next(iter(newest))
     took = time.monotonic() - start
     done.set()
-    assert took < 0.6 * WAKE_SECONDS  # woken every half second only, a camera reads at 2 fps
+    assert took < 0.8 * WAKE_SECONDS  # woken every half second only, a camera reads at 2 fps
 
 
 def test_a_live_source_that_fails_while_read_on_its_thread_raises_to_the_reader():
@@ -679,7 +679,7 @@ def test_a_live_source_that_fails_while_read_on_its_thread_raises_to_the_reader(
     assert len(got) <= 1  # the newest only: the error, not a quiet end, whatever was read
 
 
-def test_a_camera_index_opens_a_live_source_that_is_reopened_when_it_fails(monkeypatch):
+def test_a_camera_index_opens_a_live_source_the_app_and_watch_reconnect(monkeypatch):
     class Camera:
         def __init__(self, target, *how):
             assert target == 2

@@ -1,4 +1,5 @@
 import json
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -186,15 +187,12 @@ def test_a_stream_that_fails_to_start_gives_its_slot_back(app):
 
 
 def test_a_stream_idle_past_its_polls_still_sends_the_next_move(app, api):
-    from tests.webui.test_stream import table_events
-
     app.config["STREAM_POLL_SECONDS"] = 0.05
+    app.config["STREAM_SECONDS"] = 5  # ends, failing the test, rather than hangs if the move is lost
     game_id = api.new_game()
     response = app.test_client().get(f"/stream/games/{game_id}", buffered=False)
     events = table_events(response)
     assert next(events)["version"] == 2
-    import threading
-
     later = threading.Timer(0.3, lambda: api.roll(game_id, "3", "4"))  # several polls with nothing new first
     later.start()
     try:
