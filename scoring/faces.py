@@ -187,6 +187,16 @@ def as_named(face: Face) -> str:
     return str(face) if str(face) == face.label else f"{face} ({face.label})"
 
 
+def check_each_once(faces) -> None:
+    """Raise ValueError naming a face that shows twice: a set that prints each face once
+    (Square Shooters: one deck) cannot show it on two dice."""
+    seen: set[Face] = set()
+    for face in faces:
+        if face in seen:
+            raise ValueError(f"{as_named(face)} shows twice, but only one die face carries it")
+        seen.add(face)
+
+
 def parse_faces(labels) -> tuple[Face, ...]:
     return tuple(parse_face(label) for label in labels)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from scoring.faces import Card, Face, Joker, UnknownFace, as_named, die_kind, parse_face
+from scoring.faces import Card, Face, Joker, UnknownFace, check_each_once, die_kind, parse_face
 
 
 class IllegalMove(ValueError):
@@ -280,11 +280,10 @@ def read_roll(labels: Any, kind: str, count: int | Iterable[int] | None) -> tupl
         wanted = " or ".join(map(str, counts))
         raise IllegalMove(f"a roll here has {wanted} dice, not {len(faces)}")
     if dice.each_face_once:
-        seen: set[str] = set()
-        for face in faces:
-            if face.label in seen:
-                raise IllegalMove(f"{as_named(face)} shows twice, but only one die face carries it")
-            seen.add(face.label)
+        try:
+            check_each_once(faces)
+        except ValueError as error:
+            raise IllegalMove(str(error)) from None
     return faces
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import total_ordering
 from typing import Any, NamedTuple
 
-from scoring.faces import SQUARE_SHOOTERS, Card, Face, Joker, Rank, Suit, as_named
+from scoring.faces import SQUARE_SHOOTERS, Card, Face, Joker, Rank, Suit, check_each_once
 
 HAND_KINDS = (
     "high_card",
@@ -91,9 +91,7 @@ def rank_word(value: int, plural: bool = False) -> str:
 def read_dice(labels: Iterable[str | Face]) -> tuple[Card | Joker, ...]:
     """The faces of Square Shooters dice; each card is on one die face, so none repeats."""
     faces = tuple(SQUARE_SHOOTERS.check(label) for label in labels)
-    for face in faces:
-        if faces.count(face) > 1:
-            raise ValueError(f"{as_named(face)} shows twice, but only one die face carries it")
+    check_each_once(faces)
     return faces
 
 

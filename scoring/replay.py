@@ -223,14 +223,14 @@ def checked_log(events: Sequence[Event]) -> Game:
     for its shape, in one replay (a move undone counts for nothing and is not read: checking
     each against the log before it would take a replay a move).  Raises IllegalMove naming
     the event."""
-    moves_in_force(events)  # a log that starts otherwise than with its one start is no game
+    game = replayed(events, checked=True)[0]  # first: it says what a log with no one start is
     for event in events[1:]:
-        if event.type in LOG_EVENT_FIELDS:  # an undo or a correction (a second start: replay says so)
+        if event.type in LOG_EVENT_FIELDS:  # an undo or a correction
             try:
                 check_log_event(events[0], event)
             except IllegalMove as error:
                 raise IllegalMove(f"event #{event.seq} ({event.type}): {error}") from None
-    return replayed(events, checked=True)[0]
+    return game
 
 
 def check_seen(events: Sequence[Event], new: Event, version: int) -> None:

@@ -30,6 +30,8 @@ from webui.table import catalog, csv_export, die_kinds, history, table
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 Result = TypeVar("Result")
+# a correction teaches the camera the faces it names; an undo of one takes them back
+TEACHING_MOVES = ("correct", "undo")
 
 
 @bp.before_request
@@ -171,7 +173,7 @@ def append_event(game_id: int):
     if event.type == "correct":
         check_correction(events[0], event)
     # only a move that teaches or takes back waits for another's lesson: rolls never wait
-    teaching = event.type in ("correct", "undo")
+    teaching = event.type in TEACHING_MOVES
     with current_app.extensions["dicescore.lessons"] if teaching else nullcontext():
         stored = by_the_rules(lambda: ledger.append(game_id, event, version))
         current_app.extensions["dicescore.changes"].notify()
@@ -186,7 +188,7 @@ def append_event(game_id: int):
 def taught_by(ledger: Ledger, game_id: int, stored: Event) -> dict[str, list[str]]:
     """What the classifier learns from a correction just stored, or forgets with an undo of
     one; stored first, so that a classifier that fails to learn changes nothing."""
-    if stored.type not in ("correct", "undo"):
+    if stored.type not in TEACHING_MOVES:
         return {}
     # the log as the move found it: another may have come since this request began
     before = ledger.events(game_id)[: stored.seq - 1]
