@@ -587,3 +587,20 @@ def test_random_play_ends_every_game_with_its_default_options(name, seed):
     table = Table(name, random.Random(seed), options={})
     finish(table)
     check_answers(table)
+
+
+# -- what a mutation audit found no test would miss ------------------------------------------
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_move_by_someone_not_playing_is_refused_in_every_game(name):
+    """game.py Game.apply: the refusal of an event whose player is not one of the game's
+    dropped: a move by a name not at the table reached the rules, which took some (a
+    Shooter renege, Squib Squares' end of the game) or failed on them with a KeyError (an
+    Old Town deal), not a refusal a player can read."""
+    game_class = GAMES[name]
+    game = game_class(list(PLAYERS[: max(game_class.min_players, 2)]))
+    moves = sorted(attribute[3:] for attribute in dir(game) if attribute.startswith("on_"))
+    refusal = f"^'Zed' is not playing; players are {', '.join(game.players)}$"
+    assert moves
+    for move in moves:
+        with pytest.raises(IllegalMove, match=refusal):
+            game.apply(Event(move.replace("_", "-"), {}, "Zed"))

@@ -373,3 +373,104 @@ def test_dice_named_by_index_are_never_negative(pip_race):
     with pytest.raises(IllegalMove, match="'unsure' lists dice by their index"):
         checked_move(race(), Event("roll", {"faces": ["6", "6"], "unsure": [-1]}, "Bo", seq=3))
     assert checked_move(race(), Event("roll", {"faces": ["6", "6"], "unsure": [0, 1]}, "Bo", seq=3))
+
+
+def test_an_event_sent_with_only_its_type_reads_and_writes_so():
+    """game.py Event.from_json `record.get("seq", 0)` -> 1 or -1, `seq < 0` -> `seq <= 0`
+    or `seq < 1`: an event with no seq (each move the API takes) read as seq 1, or was
+    refused as negative; Event.to_json `if self.auto` (or the player's or time's `is not
+    None`) -> True: every event written out was marked automatic, as a chance the app drew
+    is, or carried a "player" and an "at" of null.  game.py: "``seq`` ... and ``at`` ...
+    are set by the ledger"."""
+    event = Event.from_json({"type": "undo"})
+    assert event == Event("undo")
+    assert event.to_json() == {"seq": 0, "type": "undo", "data": {}}
+    move = Event("roll", {"faces": ["6", "6"]}, "Bo", 3)
+    assert move.to_json() == {"seq": 3, "type": "roll", "player": "Bo", "data": {"faces": ["6", "6"]}}
+    assert Event.from_json(move.to_json()) == move
+
+
+def test_an_events_type_player_seq_and_auto_are_checked():
+    """game.py Event.from_json: the refusal of a 'player' that is no string dropped (a
+    player of 3 reached the rules), of an 'auto' that is no true or false dropped (game.py:
+    "false" would count as true, and an undo take it too), `not kind` dropped (a type of ""
+    read as an event)."""
+    for bad, message in (
+        ({"type": "roll", "player": 3}, "roll: 'player' must be a string"),
+        ({"type": "roll", "auto": "false"}, "roll: 'auto' must be true or false"),
+        ({"type": "roll", "seq": True}, "roll: 'seq' must be a non-negative integer"),
+        ({"type": ""}, "an event needs a 'type' string"),
+    ):
+        with pytest.raises(IllegalMove, match=message):
+            Event.from_json(bad)
+
+
+def test_players_are_a_list_of_names(pip_race):
+    """game.py check_players: `isinstance(players, str) or not isinstance(players, Sequence)`
+    with either side dropped or `or` -> `and`: "AnaBo" made five players A, n, a, B and o,
+    or an object {"Ana": 1, "Bo": 2} two; the check that each player has a name dropped, or
+    its `or` -> `and` or either side dropped: a blank name took a seat, a number crashed
+    (AttributeError, not a refusal)."""
+    from scoring.games import new_game
+
+    for players in ("AnaBo", {"Ana": 1, "Bo": 2}):
+        with pytest.raises(IllegalMove, match="players must be a list of names"):
+            new_game(pip_race, players)
+    for blank in ("", "  ", 3, None):
+        with pytest.raises(IllegalMove, match="every player needs a name"):
+            new_game(pip_race, ["Ana", blank])
+
+
+def test_options_take_their_kind_and_their_choices(pip_race):
+    """game.py Option.check: `isinstance(value, bool)` dropped from the whole-number check
+    (a target of true read as 1), the raise for a string option given no string dropped
+    (Square Shooters' kids of 3), the raise for a value not among the choices dropped (a
+    Rodeo spinner "wheel" taken); check_options: the raise for options that are no object
+    dropped (a list of them failed with an AttributeError), `', '.join(spec) or 'none'` ->
+    'none' or `and`, `sorted(unknown)[0]` -> `[-1]`: an unknown option's message named no
+    options, or not the first unknown one."""
+    from scoring.games import new_game
+
+    with pytest.raises(IllegalMove, match="option target must be a whole number"):
+        new_game(pip_race, ["Ana"], {"target": True})
+    with pytest.raises(IllegalMove, match="option kids must be a string"):
+        new_game("square-shooters/classic", ["Ana", "Bo"], {"kids": 3})
+    with pytest.raises(IllegalMove, match="option spinner must be one of virtual, physical"):
+        new_game("rodeo-rummy", ["Ana", "Bo"], {"spinner": "wheel"})
+    with pytest.raises(IllegalMove, match="^unknown option 'colour'; options are target$"):
+        new_game(pip_race, ["Ana"], {"speed": 3, "colour": "red"})
+    with pytest.raises(IllegalMove, match="options must be an object"):
+        new_game(pip_race, ["Ana"], ["target"])
+
+
+def test_a_true_or_false_is_no_number_in_a_move(pip_race):
+    """game.py data_field `isinstance(value, bool) and kind in (int, (int,))` dropped, or
+    `in` -> `not in`: a correction's 'roll' of true was read as roll #1 (and so an undo's
+    'seq', a Shooter bid: every whole-number field of a move)."""
+    events = race(roll("Bo", 6, 6))
+    with pytest.raises(IllegalMove, match="correct: 'roll' has the wrong type"):
+        replay(log(*events, Event("correct", {"roll": True, "faces": ["1", "1"]})))
+
+
+def test_a_rolls_faces_must_all_be_labels(pip_race):
+    """game.py read_roll `not all(isinstance(x, str) ...)` dropped, or all -> any: a roll
+    of ["6", 6] failed in the rules with an AttributeError, not a refusal a player can read."""
+    with pytest.raises(IllegalMove, match="a roll's faces must be a list of face labels"):
+        replay(race(Event("roll", {"faces": ["6", 6]}, "Bo")))
+
+
+def test_a_held_face_that_is_no_label_is_refused():
+    """game.py Game.apply `except UnknownFace: raise IllegalMove(...)` -> pass: a roll
+    holding "7X" stopped in the rules at that label and apply returned as if the move were
+    made, so it was taken (and stored) as a roll that did nothing."""
+    import random
+
+    from scoring.games import new_game
+
+    game, rng = new_game("square-shooters/classic", ["Ana", "Bo"]), random.Random(3)
+    while "roll" not in game.allowed()[game.turn()]:  # the game card drawn first
+        game.apply(game.random_event(rng) or Event("draw", {}, game.turn()))
+    faces = ["AS", "KS", "QS", "JS", "10S", "2H", "3H", "4H", "5H"]
+    game.apply(Event("roll", {"faces": faces}, game.turn()))
+    with pytest.raises(IllegalMove, match="7X"):
+        game.apply(Event("roll", {"faces": faces, "held": ["7X"]}, game.turn()))
