@@ -13,6 +13,7 @@ from scoring.game import Event
 from tests.webui.conftest import Api, under_waitress
 from webui import create_app, slots
 from webui.crops import save_crops
+from webui.pages import board
 
 
 def table_events(response):
@@ -199,4 +200,73 @@ def test_a_stream_idle_past_its_polls_still_sends_the_next_move(app, api):
         assert next(events)["version"] == 3
     finally:
         later.join()
+    response.close()
+
+
+def test_a_quiet_stream_sends_a_keep_alive_now_and_then_not_after_every_poll(app, api, monkeypatch):
+    # stream.py's keep-alive test negated (or always true): a comment after every poll with
+    # nothing new, twenty a second here; dropped: nothing for an idle proxy to see, which cuts it
+    monkeypatch.setattr("webui.stream.KEEP_ALIVE_SECONDS", 0.3)
+    app.config["STREAM_POLL_SECONDS"] = 0.05
+    app.config["STREAM_SECONDS"] = 1
+    game_id = api.new_game()
+    body = app.test_client().get(f"/stream/games/{game_id}").get_data(as_text=True)
+    assert body.count("event: table") == 1
+    assert 1 <= body.count(": keep-alive") <= 4  # one each 0.3 s of quiet
+
+
+class CountedChanges:
+    """The app's change notices, counting how often a stream looks at them."""
+
+    def __init__(self, changes):
+        self.changes, self.looks = changes, 0
+
+    @property
+    def generation(self):
+        self.looks += 1
+        return self.changes.generation
+
+    def wait(self, seen, timeout):
+        self.changes.wait(seen, timeout)
+
+    def notify(self):
+        self.changes.notify()
+
+
+def test_an_idle_stream_waits_between_its_looks_and_draws_the_board_once(app, api, monkeypatch):
+    # stream.py changes.wait(seen, poll) dropped: each open page's stream spun on the log
+    # (thousands of queries a second); looked_at not kept: it drew the board on every poll
+    app.config["STREAM_POLL_SECONDS"] = 0.05
+    app.config["STREAM_SECONDS"] = 0.5
+    game_id = api.new_game()
+    counted = app.extensions["dicescore.changes"] = CountedChanges(app.extensions["dicescore.changes"])
+    drawn = []
+    monkeypatch.setattr("webui.stream.board", lambda *args: drawn.append(1) or board(*args))
+    body = app.test_client().get(f"/stream/games/{game_id}").get_data(as_text=True)
+    assert body.count("event: table") == 1 and len(drawn) == 1
+    assert 1 <= counted.looks <= 30  # a look each poll: 10 in half a second
+
+
+def test_a_notice_that_changes_nothing_sends_no_board_again(app, api):
+    # stream.py sent = ... dropped (or its check): every notice, the camera's included,
+    # sent every open page the same board again
+    app.config["STREAM_POLL_SECONDS"] = 0.05
+    app.config["STREAM_SECONDS"] = 0.6
+    game_id = api.new_game()
+    changes = app.extensions["dicescore.changes"]
+    notices = [threading.Timer(t, changes.notify) for t in (0.1, 0.2, 0.3)]
+    for notice in notices:
+        notice.start()
+    body = app.test_client().get(f"/stream/games/{game_id}").get_data(as_text=True)
+    for notice in notices:
+        notice.join()
+    assert body.count("event: table") == 1
+
+
+def test_a_stream_asks_that_nothing_between_holds_it_back(client, api):
+    # stream.py's headers dropped: a cache or a proxy (nginx buffers by default) held the
+    # events back until the stream ended, minutes later
+    game_id = api.new_game()
+    response = client.get(f"/stream/games/{game_id}", buffered=False)
+    assert response.headers["Cache-Control"] == "no-cache" and response.headers["X-Accel-Buffering"] == "no"
     response.close()
