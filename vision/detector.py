@@ -415,7 +415,7 @@ def keep_similar_sizes(found: DieReadings, sure: float = SURE_ALONE, factor: flo
 def decode(
     heat, corners, cocked, stride: int, min_score: float, leaning_from: float = LEANING_FROM
 ) -> DieReadings:
-    """Peaks of the heat map (local maxima over 3x3 cells above ``min_score``) as dice, less the
+    """Peaks of the heat map (local maxima over 3x3 cells at ``min_score`` or above) as dice, less the
     print on a die's face (``printed_on_others``: a pip is often surer than its die), one find
     per die (``one_per_die``: one die's heat can peak twice, in two cells of equal heat or
     cells apart on a big die), in the network input's pixels; a die leans where ``cocked``

@@ -21,9 +21,11 @@ from vision.detector import (
     TOP_FACES_APART,
     Detector,
     DetectorFileError,
+    Pyramid,
     averaged,
     cut_window,
     decode,
+    halved,
     keep_similar_sizes,
     like_sized,
     merge,
@@ -592,9 +594,10 @@ def test_a_big_photos_unsure_find_is_looked_for_mirrored_in_a_window_at_its_best
     assert len(detector.mirror_look(frame, DieReadings.from_quads([square_at((200, 100), 300)], [0.5]))) == 0
 
 
-def test_two_quads_of_one_face_average_corner_by_corner_whatever_corner_each_starts_at():
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_two_quads_of_one_face_average_corner_by_corner_whatever_corner_each_starts_at(turn):
     quad = square_at((50, 50), 20)
-    other = np.roll(square_at((54, 50), 24), 2, 0)  # bigger, further right, from another corner
+    other = np.roll(square_at((54, 50), 24), turn, 0)  # bigger, further right, from any corner
     assert averaged(quad, other).tolist() == square_at((52, 50), 22).tolist()
 
 
@@ -989,3 +992,118 @@ def test_a_picture_of_other_pixels_reads_as_its_8_bit_bgr(convert):
 def test_a_picture_the_reader_cannot_take_is_named(picture):
     with pytest.raises(ValueError, match=r"a picture must be 8- or 16-bit grey, BGR or BGRA: got "):
         as_bgr(picture, "picture")
+
+
+def test_a_detector_file_without_its_metadata_is_named_so(tmp_path):
+    path = stand_in_detector(tmp_path / "bare.onnx")
+    model = onnx.load(str(path))
+    del model.metadata_props[:]  # no input size, no stride
+    onnx.save(model, str(path))
+    with pytest.raises(DetectorFileError, match="lacks its metadata"):
+        Detector(path)
+    model.metadata_props.add(key="input_width", value="wide")  # there, but no number
+    onnx.save(model, str(path))
+    with pytest.raises(DetectorFileError, match="lacks its metadata"):
+        Detector(path)
+
+
+def test_a_tiles_face_cut_by_its_edge_is_left_to_its_neighbour_but_not_at_the_frames_edge(tmp_path):
+    # The stand-in sees four 12-px faces, each cut by one side of its 64x48 view: the left,
+    # right, top and bottom. In a 2x2 grid of 400x300 tiles (x6.25), each face is kept only by
+    # the tiles whose cut side is the frame's own edge: no neighbour holds it whole.
+    dice = ((0, 5, False), (15, 6, False), (8, 0, False), (7, 11, False))
+    detector = Detector(stand_in_detector(tmp_path / "edges.onnx", dice=dice))
+    found = detector.tiled(np.zeros((480, 640, 3), np.uint8), 2, 2)
+    # tiles from (0, 0), (0, 180), (240, 0), (240, 180)
+    assert [sorted(tile.centers.tolist()) for tile in found] == [
+        [[12.5, 137.5], [212.5, 12.5]],  # left, top
+        [[12.5, 317.5], [187.5, 467.5]],  # left, bottom
+        [[452.5, 12.5], [627.5, 162.5]],  # top, right
+        [[427.5, 467.5], [627.5, 342.5]],  # bottom, right
+    ]
+
+
+def test_a_window_showing_neighbours_too_averages_in_the_find_nearest_the_die(tmp_path, monkeypatch):
+    # As in the first test of refined finds, the 60-px find centred on (300, 200) gets a window
+    # 320x240 from (140, 80) where the stand-in's face lies at (310, 210); a second face, a
+    # neighbouring die in the window's corner at (170, 110), is not the die: not averaged in.
+    detector = Detector(stand_in_detector(tmp_path / "two.onnx", dice=((8, 6, False), (1, 1, False))))
+    found = DieReadings.from_quads([square_at((300, 200), 60)], scores=[0.7])
+    monkeypatch.setattr(vision.detector, "REFINE_SIDE", 12)
+    refined = detector.refined(np.zeros((480, 640, 3), np.uint8), found)
+    assert refined.centers.tolist() == [[305, 205]] and refined.sizes == pytest.approx([60])
+
+
+class WindowAndSureDieDetector(WindowOnlyDetector):
+    """As ``WindowOnlyDetector``, but the whole frame shows one big sure die far from the rest."""
+
+    def detect(self, image):
+        if image.shape[:2] == self.frame_shape:
+            return DieReadings.from_quads([square_at((100, 400), 60)], [0.9])
+        return super().detect(image)
+
+
+def test_a_big_photos_unsure_find_is_looked_for_in_a_window_though_the_whole_look_saw_other_dice(tmp_path):
+    detector = WindowAndSureDieDetector(stand_in_detector(tmp_path / "one.onnx"))
+    frame = np.zeros((480, 640, 3), np.uint8)
+    detector.frame_shape = frame.shape[:2]
+    unsure = DieReadings.from_quads([square_at((200, 100), 30)], scores=[0.5])
+    again = detector.mirror_look(frame, unsure)
+    # the whole look's die, mirrored back, and the unsure find seen again in its window
+    assert sorted(np.round(again.centers).tolist()) == [[200, 100], [540, 400]]
+
+
+def test_a_frame_is_halved_only_while_both_its_sides_are_at_least_as_asked():
+    assert halved(np.zeros((100, 1000, 3), np.uint8), 200, 40).shape == (25, 250, 3)  # 13 rows are too few
+    assert halved(np.zeros((1000, 100, 3), np.uint8), 40, 200).shape == (250, 25, 3)  # and 13 columns
+    assert halved(np.zeros((192, 256, 3), np.uint8), 256, 192).shape == (96, 128, 3)  # just as big: halved
+    # a photo's windows are cut from its halvings, each level halved from the one before
+    pyramid = Pyramid(np.zeros((480, 640, 3), np.uint8))
+    assert [pyramid.halved(times).shape[:2] for times in (2, 0, 3)] == [(120, 160), (480, 640), (60, 80)]
+
+
+def test_a_small_photo_is_still_searched_by_quarters_never_by_one_tile_that_repeats_it(tmp_path):
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
+    # quarters even where the network sees them enlarged (a 128x96 photo's, 1.25 times)
+    assert detector.finest_grid(128, 96) == (2, 2)
+    # tiles that the network sees shrunk exactly twice are fine enough: a sixth of 512x384 at 4x
+    assert detector.finest_grid(512, 384) == (6, 6)
+
+
+def test_merging_passes_takes_the_same_die_at_another_size_as_one():
+    # one pass finds a die 40 px across, another finds it smaller, its centre 15 px off: within
+    # half the bigger face's side, one die, not two
+    big = DieReadings.from_quads([square_at((100, 100), 40)], scores=[0.9])
+    small = DieReadings.from_quads([square_at((115, 100), 20)], scores=[0.8])
+    merged = merge([big, small])
+    assert merged.centers.tolist() == [[100, 100]]
+
+
+def test_merged_passes_vote_with_each_passes_find_of_that_die_not_another_die():
+    flat, leaning = square_at((50, 50), 40), square_at((150, 50), 40)
+    one_pass = DieReadings.from_quads([flat, leaning], scores=[0.9, 0.9], cocked=[False, True])
+    merged = merge([one_pass, one_pass])
+    by_x = np.argsort(merged.centers[:, 0])
+    assert merged.centers[by_x, 0].tolist() == [50, 150] and merged.cocked[by_x].tolist() == [False, True]
+
+
+def test_the_print_on_a_die_off_the_diagonal_is_not_taken_for_dice_of_its_own():
+    # a pip's centre (280, 120) tested as a point: (120, 120) and (280, 280) lie off the die
+    die, pip = square_at((300, 100), 100), square_at((280, 120), 20)
+    assert printed_on_others(DieReadings.from_quads([die, pip], [0.7, 0.8])).tolist() == [False, True]
+
+
+def test_an_any_size_model_pads_an_upright_frame_only_to_the_next_step_across(tmp_path, monkeypatch):
+    monkeypatch.setattr(vision.detector, "PAD_STEP", 8)
+    any_size = Detector(stand_in_detector(tmp_path / "any.onnx", any_size=True))
+    small, _, origin = any_size.fit(np.full((480, 270, 3), 200, np.uint8))  # 9:16: shrunk to 27 x 48
+    assert small.shape == (H, 32, 3) and origin.tolist() == [2, 0]  # 27 columns padded to 32, not 64
+    assert (small[:, 2:29] == 200).all()
+
+
+def test_readings_refuse_arrays_that_disagree_on_the_number_of_dice():
+    two = DieReadings.from_quads(np.zeros((2, 4, 2), np.float32))
+    with pytest.raises(ValueError, match="disagree on the number of dice"):
+        two.with_faces([FaceReading("6", 0.9)])  # one reading for two dice
+    with pytest.raises(ValueError, match="disagree on the number of dice"):
+        two.with_faces([FaceReading("6", 0.9)] * 2, crops=[np.zeros((64, 64, 3), np.uint8)])  # one crop

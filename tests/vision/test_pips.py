@@ -183,3 +183,17 @@ def test_noise_jpeg_and_dim_light_never_make_a_wrong_count(count):
     dim = (crop * 0.35).astype(np.uint8)
     assert {count_pips(c) for c in (noisy, jpeg, dim)} <= {count, None}
     assert count_pips(jpeg) == count and count_pips(dim) == count
+
+
+def test_dots_closer_together_than_any_dies_pips_are_no_count():
+    """Four small dots a tenth of the face apart (a maker's mark, a pattern): the layout of a
+    four, but no die spaces its pips so tightly."""
+    assert count_pips(die_face(4, spacing=0.1, radius=0.05)) is None
+
+
+def test_spots_of_mixed_sizes_are_no_layout():
+    """A blot as wide as 1.7 pips over a corner pip: the spots are not of one size."""
+    crop = die_face(4)
+    corner = int(48 - 0.27 * 96)
+    cv2.circle(crop, (corner, corner), int(0.08 * 96 * 1.7), BLACK, -1, cv2.LINE_AA)
+    assert count_pips(crop) is None
