@@ -5,6 +5,7 @@ its grey tone, into the ledger; the live picture; corrections that teach; the de
 import itertools
 import json
 import logging
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -18,6 +19,7 @@ import vision.sources
 from dicescore.cli import main
 from dicescore.ledger import Ledger
 from scoring.faces import CUBES_DICE, DIE_KINDS, SQUARE_SHOOTERS
+from scoring.game import IllegalMove
 from scoring.games import GAMES
 from tests.vision.test_pipeline import stand_in_detector
 from tests.webui.conftest import Api, imported
@@ -703,8 +705,10 @@ def test_a_camera_stopped_while_its_source_is_away_stops(app, pip_dice):
 
     camera = Camera(reopen, detector, classifier, settle_seconds=SETTLE, backoff=(0.01,))
     thread = camera.watch(app)
-    while len(tries) < 3:  # away, and being tried again
+    deadline = time.monotonic() + 30  # a camera thread that died never tries again: fail, not hang
+    while len(tries) < 3 and time.monotonic() < deadline:  # away, and being tried again
         time.sleep(0.01)
+    assert len(tries) >= 3
     camera.stop()
     thread.join(timeout=5)
     assert not thread.is_alive() and camera.view.status == "stopped"
@@ -950,3 +954,104 @@ def test_the_live_picture_opened_before_the_cameras_first_frame_waits_for_it(app
     assert response.status_code == 200  # not a 404 that leaves the page's picture broken
     assert b"first" in next(iter(response.response))
     response.close()
+
+
+def two_dice_read_as_3_and_5():
+    return readings([FaceReading("3", 0.9, [("3", 0.9)]), FaceReading("5", 0.8, [("5", 0.8)])])
+
+
+@pytest.mark.parametrize(
+    "failure, said",
+    [
+        (sqlite3.OperationalError("database or disk is full"), "the last roll could not be saved"),
+        (IllegalMove("Bo may not roll now"), "the last roll was not scored"),
+    ],
+    ids=["database", "rules"],
+)
+def test_a_roll_the_ledger_refuses_is_said_and_the_next_roll_is_scored(
+    app, api, pip_dice, caplog, failure, said
+):
+    # camera.record: a failed append must end the roll there (no crops kept for a roll the
+    # log lacks), say so on the page, and leave the camera watching for the next roll
+    detector, classifier, _ = pip_dice
+    game_id = api.new_game()  # the pip race: two d6 a roll
+    camera = Camera(lambda: Frames([]), detector, classifier, size_hints=False)
+    ledger = Ledger.open(app.config["DATABASE"])
+    roll = RollEvent(two_dice_read_as_3_and_5(), frame=10, seconds=0.1)
+    try:
+        append = ledger.append
+
+        def refused(*args, **kwargs):
+            raise failure
+
+        ledger.append = refused
+        camera.record(app, ledger, roll, thrown_in=game_id)
+        assert camera.view.status == f"watching test camera; {said}: {failure}"
+        assert str(failure) in caplog.text and "camera roll 3 5 not" in caplog.text
+        assert [event["type"] for event in events(api, game_id)] == ["start", "shuffle"]
+        ledger.append = append
+        changes = app.extensions["dicescore.changes"]
+        seen = changes.generation
+        camera.record(app, ledger, roll, thrown_in=game_id)  # the camera watches on
+        assert changes.generation > seen  # the open pages are woken to show the roll at once
+    finally:
+        ledger.close()
+    assert events(api, game_id)[-1]["faces"] == ["3", "5"]
+    assert camera.view.status == "watching test camera"
+
+
+def test_the_demo_scores_a_cubes_game_in_progress_and_starts_none_of_its_own(app, api, tmp_path):
+    # camera.find_game: the demo's game is started only when no Cubes game is in progress
+    clip = demo_clip(tmp_path / "demo.mp4", throw({}))
+    camera = demo_camera(clip, stand_in_detector(tmp_path / "none.onnx", ()), ToneClassifier({}))
+    ours = api.new_game("cubes", ["Di", "Ed"])
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        target = camera.find_game(app, ledger)
+        assert (target.game_id, target.player) == (ours, "Di")
+        assert [game["id"] for game in ledger.games()] == [ours]
+    finally:
+        ledger.close()
+    assert camera.view.game_id == ours  # the front page names it as the game the camera scores
+
+
+def test_the_camera_status_names_what_the_game_waits_for_until_a_roll_may_come(app, api, pip_dice):
+    # camera.find_game: while no one may roll, the page says who the game waits for; once
+    # a player may roll, that line goes (the camera scores the next throw)
+    detector, classifier, _ = pip_dice
+    camera = Camera(lambda: Frames([]), detector, classifier)
+    game_id = api.new_game("square-shooters/fun", ["Cy", "Di"])  # Cy draws a game card first
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        assert camera.find_game(app, ledger).player is None
+        assert (
+            camera.view.status == f"watching test camera; game {game_id} waits for Cy to draw before a roll"
+        )
+        assert camera.view.game_id == game_id
+        assert api.move(game_id, "draw", "Cy").status_code == 201
+        assert camera.find_game(app, ledger).player == "Cy"
+        assert camera.view.status == "watching test camera"
+        hint = "watching test camera; the dice look small to the camera: move the camera closer or zoom in"
+        camera.view.set_status(hint)  # as the last roll left it
+        camera.find_game(app, ledger)  # the next look (every few seconds) keeps what the roll said
+    finally:
+        ledger.close()
+    assert camera.view.status == hint
+
+
+def test_a_roll_that_settles_with_no_game_at_the_table_is_scored_nowhere_and_the_camera_watches_on(
+    app, pip_dice
+):
+    # camera.record: with no game in progress (none started, or the last one ended as the
+    # dice settled) the roll goes nowhere; without that guard an AttributeError stops the camera
+    detector, classifier, _ = pip_dice
+    camera = Camera(lambda: Frames([]), detector, classifier)
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        camera.record(
+            app, ledger, RollEvent(two_dice_read_as_3_and_5(), frame=10, seconds=0.1), thrown_in=None
+        )
+        assert ledger.games() == []
+    finally:
+        ledger.close()
+    assert camera.view.status == "watching test camera; start a game of dice to score its rolls"

@@ -9,12 +9,13 @@ import cv2
 import numpy as np
 import pytest
 
+from scoring.faces import DIE_KINDS
 from scoring.games import GAMES
 from scoring.replay import replay
 from tests.scoring.golden_logs import golden
 from tests.webui.conftest import Api, imported
 from webui import create_app
-from webui.table import face_colour, face_text
+from webui.table import face_colour, face_text, in_words
 
 
 def create(client, **form):
@@ -758,3 +759,94 @@ def test_a_new_game_form_with_no_game_chosen_is_refused_not_a_crash(client):
         response = client.post("/", data={"csrf_token": csrf, "game": game, "player": ["Ana", "Bo"]})
         assert response.status_code == 400
         assert "choose a game" in response.get_data(as_text=True)
+
+
+def test_a_detail_reads_in_words_with_no_json_punctuation():
+    """table.py in_words: a yes/no detail read "True" or the other way round, an empty
+    list or record showed nothing instead of a dash, and records nested in a list ran
+    together with no parentheses (or read as Python's own [..] and {..})."""
+    assert in_words({"stood": True, "bust": False}) == "stood: yes, bust: no"
+    assert in_words([]) == in_words({}) == in_words(None) == "—"
+    hands = [{"cards": ["10H"], "bust": False}, {"cards": [], "bust": True}]
+    assert in_words(hands) == "(cards: (10H), bust: no); (cards: —, bust: yes)"
+    assert in_words({"last_round": {"held_by": ["Ana", "Bo"]}}) == "last round: (held by: (Ana; Bo))"
+
+
+def test_the_dice_shown_are_the_last_roll_in_force_not_one_undone(api):
+    """table.py ``rolls = [... if "faces" in row and row["in_force"]]`` without the in_force:
+    after an undo the board went on showing the undone roll's dice, to tap and correct."""
+    game_id = api.new_game()  # the pip race
+    first = api.roll(game_id, "2", "3").json["event"]["seq"]
+    undone = api.roll(game_id, "6", "6").json["event"]["seq"]
+    assert api.move(game_id, "undo").status_code == 201
+    dice = api.client.get(f"/api/games/{game_id}").json["dice"]
+    assert (dice["seq"], dice["faces"]) == (first, ["2", "3"])
+    board = api.client.get(f"/games/{game_id}/board").json["html"]
+    assert f'The dice <span class="muted">roll #{first} ' in board
+    assert f'The dice <span class="muted">roll #{undone} ' not in board
+
+
+def dialog_faces(client, game_id):
+    """The faces the table page gives its tap-to-correct dialog to offer."""
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    return json.loads(re.search(r'<script type="application/json" id="faces">(.*?)</script>', page, re.S)[1])
+
+
+def test_the_correction_dialog_offers_every_face_of_the_games_dice_as_printed(api):
+    """pages.py table_page ``faces``: the choices a tap on a die offers, each face of the
+    game's dice with its printed text and colour (none for a game played without dice)."""
+    faces = dialog_faces(api.client, api.new_game("square-shooters/shootout", ["Ana", "Bo"]))
+    assert faces["labels"] == list(DIE_KINDS["square-shooters"].labels)
+    assert faces["texts"]["10H"] == "10♥" and faces["texts"]["JOKER_RED"] == "Joker"
+    assert faces["colours"]["10H"] == "red" and faces["colours"]["KS"] == "black"
+    faces = dialog_faces(api.client, api.new_game("cubes", ["Ana", "Bo"]))
+    assert faces["labels"] == ["CUBES", "BLANK", "1", "2", "3", "4", "5", "6"]
+    assert faces["texts"]["CUBES"] == "CUBES" and faces["colours"]["6"] == ""
+    assert dialog_faces(api.client, api.new_game("shooter", ["Ana", "Bo", "Cy"])) == {
+        "labels": [],
+        "texts": {},
+        "colours": {},
+    }
+
+
+def test_the_note_a_board_announces_is_the_newest(api):
+    """pages.py board ``last_note = notes[-1]`` -> ``notes[0]``: each redraw handed the page
+    the game's first note to announce, never what the latest move did."""
+    game_id = api.new_game("cubes", ["Ana", "Bo"])
+    api.roll(game_id, "CUBES", "2", "3", "BLANK", "BLANK", "BLANK")
+    api.roll(game_id, "1", "1", "1", "BLANK", "BLANK", "BLANK")
+    notes = api.view(game_id)["notes"]
+    assert notes[0] != notes[-1]
+    assert api.client.get(f"/games/{game_id}/board").json["last_note"] == notes[-1]
+
+
+def test_the_entry_forms_come_with_what_a_player_picks_from(api):
+    """pages.py board_html ``spinner_choices(...) if spinners``, ``shootout_targets(...) if
+    choosers`` and ``allowed_to("draw") if uses_physical_deck(view)`` negated: a physical spin's
+    form listed no goal, Square Shootout's no target card, and a physical deck's draw had no form
+    (a virtual deck's had one)."""
+    rodeo = api.new_game("rodeo-rummy", ["Ana", "Bo"], spinner="physical")
+    board = api.client.get(f"/games/{rodeo}/board").json["html"]
+    assert "Ana spins: enter what the spinner shows" in board and '<option value="5s-6s">' in board
+    shootout = api.new_game("square-shooters/shootout", ["Ana", "Bo"])
+    board = api.client.get(f"/games/{shootout}/board").json["html"]
+    assert 'id="choose"' in board and board.count('<select name="target"') == 7
+    assert "chips</option>" in board
+    physical = api.new_game("square-shooters/classic", ["Ana", "Bo"], deck="physical")
+    assert "Ana turns a card" in api.client.get(f"/games/{physical}/board").json["html"]
+    drawn = api.new_game("square-shooters/classic", ["Ana", "Bo"])
+    assert "turns a card" not in api.client.get(f"/games/{drawn}/board").json["html"]
+
+
+def test_a_game_ending_move_is_one_button_for_the_table_that_asks_first():
+    """pages.py move_buttons ``if button["type"] in ending_moves`` -> False: Squib Squares'
+    end came as a button per player, named for one, and ended the game with no question."""
+    from scoring.squib import SquibSquares
+    from webui.pages import move_buttons
+
+    label, asked = SquibSquares.ending_moves["end"]
+    view = {"game": "squib-squares", "players": ["Ana", "Bo"], "turn": "Bo"}
+    view["allowed"] = {"Ana": ["end"], "Bo": ["end"]}
+    assert move_buttons(view, {}) == [
+        {"player": "Ana", "type": "end", "data": {}, "label": label, "confirm": asked, "table": True}
+    ]
