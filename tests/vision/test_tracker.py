@@ -738,12 +738,17 @@ def knocked(frames, shift=(30, 20), degrees=4, scale=1.06):
     return [cv2.warpAffine(f, turn, f.shape[1::-1], borderMode=cv2.BORDER_REFLECT) for f in frames], turn
 
 
+def quads_moved(readings, turn):
+    """Where the camera moved by ``turn`` (a 2 x 3 similarity) sees the dice of ``readings``."""
+    return cv2.transform(readings.quads.reshape(1, -1, 2), turn).reshape(-1, 4, 2)
+
+
 def test_a_camera_knocked_aside_is_no_new_roll():
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, still(table, 10) + table.roll(["1", "2", "3", "4", "5"]) + still(table, 30))
     frames, turn = knocked(still(table, 40))
     seen_from_there = table.readings()
-    moved = cv2.transform(seen_from_there.quads.reshape(1, -1, 2), turn).reshape(-1, 4, 2)
+    moved = quads_moved(seen_from_there, turn)
     for frame in frames:  # the reader sees the dice where the knocked camera puts them
         event = tracker.update(frame, DieReadings.from_quads(moved).with_faces(list(seen_from_there)))
         events += [event] if event is not None else []
@@ -756,7 +761,7 @@ def test_the_same_dice_laid_out_alike_elsewhere_moved_as_one_but_a_throw_did_not
     before = table.readings()
     turn = cv2.getRotationMatrix2D((160, 120), 10, 1.1)
     turn[:, 2] += (25, -15)
-    moved = DieReadings.from_quads(cv2.transform(before.quads.reshape(1, -1, 2), turn).reshape(-1, 4, 2))
+    moved = DieReadings.from_quads(quads_moved(before, turn))
     assert moved_as_one(moved, before) and nothing_rolled(moved, before)
     assert not moved_as_one(moved[:3], before[:3])  # three dice fall into one triangle too often
     table.dice = [(70, 150, "1"), (150, 60, "2"), (230, 100, "3"), (200, 190, "4")]  # thrown again
@@ -889,7 +894,7 @@ def test_a_camera_brought_nearer_sees_its_dice_within_a_third_of_a_die_as_it_see
     before = table.readings()
     turn = cv2.getRotationMatrix2D((160, 120), 5, 1.2)
     turn[:, 2] += (10, -20)
-    seen = cv2.transform(before.quads.reshape(1, -1, 2), turn).reshape(-1, 4, 2)
+    seen = quads_moved(before, turn)
 
     def off_by(pixels):  # the die at the bottom found that far right of where the others put it
         quads = seen.copy()
@@ -899,13 +904,13 @@ def test_a_camera_brought_nearer_sees_its_dice_within_a_third_of_a_die_as_it_see
     assert moved_as_one(off_by(8), before) and nothing_rolled(off_by(8), before)
     assert not moved_as_one(off_by(12), before)  # past a third of a die: no such layout
     nearer = cv2.getRotationMatrix2D((160, 120), 5, 1.5)  # the layout half as large again: a throw
-    larger = cv2.transform(before.quads.reshape(1, -1, 2), nearer).reshape(-1, 4, 2)
+    larger = quads_moved(before, nearer)
     assert not moved_as_one(DieReadings.from_quads(larger), before)
     # the pair a similarity is fitted on is the first die and the one farthest from it
     # (was - was[0] -> was + was[0]: the first die itself, lying low at the left, and no fit)
     table.dice = [(60, 200, "1"), (120, 60, "2"), (180, 80, "3"), (240, 40, "4")]
     before = table.readings()
-    seen = cv2.transform(before.quads.reshape(1, -1, 2), turn).reshape(-1, 4, 2)
+    seen = quads_moved(before, turn)
     assert moved_as_one(DieReadings.from_quads(seen).with_faces(list(before)), before)
 
 
