@@ -104,7 +104,8 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
         raise ValueError(f"cannot serve at {host}:{port}: {why}") from None
     if rolls is not None:
         start(app, rolls)
-    url = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    url = f"http://[{shown}]:{port}/" if ":" in shown else f"http://{shown}:{port}/"  # IPv6 in brackets
     print(f"dicescore: the table is at {url}  (games in {path})", file=sys.stderr)
     camera = app.extensions.get("dicescore.camera")
     if camera is not None:

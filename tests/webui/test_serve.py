@@ -21,6 +21,7 @@ from dicescore.ledger import Ledger
 from scoring.game import Event
 from webui import create_app
 from webui.crops import CROPS_KEPT_GAMES, prune_crops
+from webui.qr import qr_text
 
 
 def free_port():
@@ -227,3 +228,145 @@ def test_each_database_keeps_its_crops_in_a_folder_of_its_own(tmp_path):
 
     assert crops_of("games.sqlite") == str(tmp_path / "crops")
     assert crops_of("club.sqlite") == str(tmp_path / "club-crops")
+
+
+class NoServer:
+    """Stands in for waitress: what ``serve`` asked it for, and a ``run`` that returns at once."""
+
+    def __init__(self):
+        self.asked = None
+
+    def create_server(self, app, **options):
+        self.asked = {"app": app, **options}
+        return self
+
+    def run(self):
+        pass
+
+
+@pytest.fixture
+def no_server(monkeypatch):
+    import webui.serve
+
+    server = NoServer()
+    monkeypatch.setattr(webui.serve.waitress, "create_server", server.create_server)
+    monkeypatch.setattr(webui.serve, "lan_address", lambda: "192.168.1.23")
+    return server
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::"])
+def test_shared_on_the_lan_the_qr_code_opens_the_lan_address_and_the_pin_has_six_digits(
+    database, no_server, monkeypatch, capsys, host
+):
+    import webui.serve
+
+    monkeypatch.setattr(webui.serve.secrets, "randbelow", lambda n: n - 1)  # the highest PIN it may draw
+    webui.serve.serve(host, 8000, str(database), "manual")
+    said = capsys.readouterr().err
+    url = "http://192.168.1.23:8000/"  # what a phone opens: 0.0.0.0 is no address to go to
+    assert f"dicescore: the table is at {url}  (games in {database})" in said
+    assert qr_text(url) in said
+    assert "dicescore: join PIN 999999  (needed to play; anyone may watch)" in said
+    app = no_server.asked["app"]
+    assert app.config["PIN"] == "999999"
+    assert (
+        app.config["SECRET_KEY"] == (database.parent / "webui-secret.key").read_text()
+    )  # joined PINs outlive a restart
+    assert (no_server.asked["host"], no_server.asked["port"]) == (host, 8000)
+    assert no_server.asked["threads"] > app.config["STREAMS_AT_ONCE"]  # open pages never take every thread
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1"])
+def test_served_to_this_machine_only_it_asks_no_pin_and_prints_no_qr_code(database, no_server, capsys, host):
+    import webui.serve
+
+    webui.serve.serve(host, 8000, str(database), "manual")
+    said = capsys.readouterr().err
+    assert no_server.asked["app"].config["PIN"] is None
+    assert "PIN" not in said and "█" not in said
+
+
+def test_the_source_named_feeds_its_rolls_to_the_game_at_the_table(database, no_server, tmp_path):
+    import webui.serve
+
+    ledger = Ledger.open(database)
+    game_id = ledger.new_game("cubes", ["Ana", "Bo"])
+    ledger.close()
+    recording = tmp_path / "rolls.jsonl"
+    recording.write_text(json.dumps({"faces": ["CUBES", "1", "2", "3", "BLANK", "BLANK"], "wait": 0}) + "\n")
+    webui.serve.serve("127.0.0.1", 8000, str(database), str(recording))
+    ledger = Ledger.open(database)
+    try:
+        deadline = time.monotonic() + 20
+        while len(ledger.events(game_id)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [event.type for event in ledger.events(game_id)] == ["start", "roll"]
+    finally:
+        ledger.close()
+
+
+@pytest.mark.parametrize("routed", [True, False])
+def test_the_lan_address_is_the_outgoing_interfaces_else_the_machines_name(monkeypatch, routed):
+    import webui.serve
+
+    class Probe:
+        """A UDP socket as the system gives one: it has an address once connected."""
+
+        def __init__(self, *args):
+            self.address = "0.0.0.0"
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+        def connect(self, address):
+            if not routed:
+                raise OSError(101, "Network is unreachable")
+            self.address = "192.168.1.23"
+
+        def getsockname(self):
+            return (self.address, 50123)
+
+    monkeypatch.setattr(webui.serve.socket, "socket", Probe)
+    monkeypatch.setattr(webui.serve.socket, "gethostname", lambda: "table-laptop")
+    assert webui.serve.lan_address() == ("192.168.1.23" if routed else "table-laptop")
+
+
+def test_the_session_key_is_made_at_the_first_start_kept_for_the_next_and_a_bad_one_said(tmp_path):
+    from webui.serve import secret_key
+
+    key = secret_key(tmp_path / "games.sqlite")
+    assert re.fullmatch(r"[0-9a-f]{64}", key)
+    assert (tmp_path / "webui-secret.key").read_text() == key  # a restart keeps sessions and joined PINs
+    assert secret_key(tmp_path / "games.sqlite") == key
+    assert secret_key(tmp_path / "other" / "games.sqlite") != key
+    (tmp_path / "webui-secret.key").write_bytes(b"\xff\xfe")  # no key this module wrote
+    with pytest.raises(
+        ValueError, match=f"^cannot keep the session key {re.escape(str(tmp_path))}.webui-secret.key: "
+    ):
+        secret_key(tmp_path / "games.sqlite")
+
+
+def test_a_host_that_is_no_address_is_one_clear_error(tmp_path, capsys):
+    from dicescore.cli import main
+
+    argv = ["serve", "--host", "1.2.3.4.5", "--db", str(tmp_path / "g.sqlite"), "--source", "manual"]
+    assert main(argv) == 2
+    assert (
+        capsys.readouterr().err
+        == "dicescore serve: error: cannot serve at 1.2.3.4.5:8000: Invalid host/port specified.\n"
+    )
+
+
+@pytest.mark.parametrize("host", ["::1", "fd00::5"])
+def test_an_ipv6_host_is_printed_and_coded_in_brackets(database, no_server, capsys, host):
+    # "http://fd00::5:8000/" is no address a browser or a phone's camera can open
+    import webui.serve
+
+    webui.serve.serve(host, 8000, str(database), "manual")
+    said = capsys.readouterr().err
+    assert f"the table is at http://[{host}]:8000/" in said
+    if host != "::1":  # shared on the LAN: the QR code opens it too
+        assert qr_text(f"http://[{host}]:8000/") in said
