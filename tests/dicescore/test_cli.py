@@ -198,3 +198,43 @@ def test_opencvs_own_warnings_are_kept_off_the_terminal(monkeypatch, capsys):
     monkeypatch.delenv("OPENCV_FFMPEG_LOGLEVEL", raising=False)
     assert main(["games"]) == 0
     assert (os.environ["OPENCV_LOG_LEVEL"], os.environ["OPENCV_FFMPEG_LOGLEVEL"]) == ("ERROR", "-8")
+
+
+def test_serve_binds_to_this_machine_on_port_8000_and_plays_the_demo_by_default_or_any_port_given(
+    monkeypatch,
+):
+    # README: "dicescore serve", then open http://127.0.0.1:8000/
+    import webui.serve
+
+    asked = []
+    monkeypatch.setattr(webui.serve, "serve", lambda *args: asked.append(args))
+    assert main(["serve"]) == 0
+    assert asked == [("127.0.0.1", 8000, None, "demo")]
+    assert main(["serve", "--port", "1"]) == main(["serve", "--port", "65535"]) == 0  # the ends of the range
+    assert [args[1] for args in asked[1:]] == [1, 65535]
+
+
+def test_no_command_is_a_usage_error_and_ctrl_c_ends_quietly_with_130(monkeypatch, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([])
+    assert exit_info.value.code == 2
+    assert "the following arguments are required: COMMAND" in capsys.readouterr().err
+
+    import webui.serve
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(webui.serve, "serve", interrupted)  # how a player stops `serve` or `watch`
+    assert run(capsys, "serve", "--source", "manual") == (130, "", "")
+
+
+def test_melds_count_a_joker_wild_unless_told_not_to(capsys):
+    assert run(capsys, "melds", "7H", "7S", "JOKER_RED")[:2] == (
+        0,
+        "Set of 7s: 7♠ 7♥ 7♦ [red joker as 7♦] (21) = 21 points\n",
+    )
+    assert run(capsys, "melds", "--no-jokers", "7H", "7S", "JOKER_RED")[:2] == (
+        0,
+        "no sets or runs: 0 points\n",
+    )

@@ -49,3 +49,14 @@ def test_the_median_die_decides_not_one_near_the_camera():
 
 def test_a_roll_with_no_die_seen_gives_no_hint():
     assert size_hint(DieReadings.empty(), "cubes") is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "words", "readable"),
+    [("square-shooters", "card dice", 26), ("cubes", "Cubes dice", 22), ("d6", "pip dice", 18)],
+)
+def test_each_kind_reads_well_from_the_size_the_readme_gives(kind, words, readable):
+    # README: card dice read best from about 26 px across in the picture, Cubes dice 22, pip dice 18
+    assert size_hint(dice_of_sides(readable, readable), kind) is None
+    hint = size_hint(dice_of_sides(readable - 1, readable - 1), kind)
+    assert f"about {readable - 1} px across; {words} read best from {readable} px" in hint

@@ -317,3 +317,24 @@ def test_a_lone_surrogate_anywhere_in_a_body_is_refused_not_stored(app, api, pla
         "text must be valid Unicode (no lone surrogates)",
     )
     assert api.client.get("/api/games").json["games"] == []
+
+
+def test_a_database_table_locked_by_another_connection_asks_for_the_move_again(tables, monkeypatch, caplog):
+    """SQLite's other way of saying "busy": nothing is wrong with the file."""
+    import sqlite3
+
+    from dicescore.ledger import Ledger
+
+    client, csrf, games = tables
+
+    def locked(*args, **kwargs):
+        error = sqlite3.OperationalError("database table is locked")
+        error.sqlite_errorname = "SQLITE_LOCKED"
+        raise error
+
+    monkeypatch.setattr(Ledger, "append", locked)
+    undo = {"type": "undo"}
+    response = client.post(f"/api/games/{games['cubes']}/events", json=undo, headers={"X-CSRF-Token": csrf})
+    assert response.status_code == 503 and response.headers["Retry-After"] == "2"
+    assert response.json["error"] == "the games database is busy with other moves: send it again"
+    assert "the games database stayed busy: database table is locked" in caplog.text

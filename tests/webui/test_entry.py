@@ -1,10 +1,14 @@
 """The board's entry forms offer what the rules accept: each test reads a form's choices
 from the rendered board and sends the move the page's script would build from them."""
 
+import re
+from html import unescape
 from html.parser import HTMLParser
 
+import pytest
+
 from scoring.hands import TARGET_KINDS
-from scoring.rodeo import default_spinner
+from scoring.rodeo import NO_EFFECT, default_spinner
 
 
 class Forms(HTMLParser):
@@ -118,3 +122,44 @@ def test_twenty_one_rolls_one_die_at_a_time(api):
 def test_a_game_whose_dice_count_varies_may_add_dice(api):
     game = api.new_game()  # the pip race rolls d6, any number of them
     assert 'id="add-die"' in api.client.get(f"/games/{game}").get_data(as_text=True)
+
+
+def goal_texts(client, game_id):
+    """The spinner's goals as the board's form words them, by goal id."""
+    html = client.get(f"/games/{game_id}/board").json["html"]
+    goals = re.search(r'<select name="goal"[^>]*>(.*?)</select>', html, re.S).group(1)
+    return {
+        goal: unescape(text) for goal, text in re.findall(r'<option value="([^"]*)">(.*?)</option>', goals)
+    }
+
+
+@pytest.mark.parametrize(
+    ("options", "effect_counts", "effect_picked"),
+    [
+        ({}, True, False),  # the effect printed beside the goal is the one that counts
+        ({"spin_twice": True}, False, True),  # the effect is spun on its own: picked on its own
+        ({"no_bonus": True}, False, False),
+        ({"spin_twice": True, "no_bonus": True}, False, False),  # no effect counts: none to pick
+    ],
+)
+def test_the_spinner_form_offers_an_effect_only_where_one_counts(api, options, effect_counts, effect_picked):
+    spinner = default_spinner()
+    game = api.new_game("rodeo-rummy", spinner="physical", **options)
+    texts = goal_texts(api.client, game)
+    for goal in spinner.goals:
+        with_effect = effect_counts and goal.effect != NO_EFFECT
+        assert texts[goal.id] == (
+            f"{goal.label} ({spinner.effects[goal.effect].label})" if with_effect else goal.label
+        )
+    assert ("effect" in board_forms(api.client, game)["spin"]) == effect_picked
+    assert api.move(game, "spin", "Ana", goal=spinner.goals[0].id).status_code == 201
+
+
+def test_the_dice_pickers_start_at_different_faces_then_at_the_last_roll(api):
+    game = api.new_game("cubes")
+    first = [selected(select) for select in board_forms(api.client, game)["enter-dice"]["face"]]
+    assert len(first) == 6 and len(set(first)) == 6  # not six of one face
+    rolled = ["CUBES", "3", "3", "5", "BLANK", "1"]
+    assert api.roll(game, *rolled).status_code == 201
+    after = [selected(select) for select in board_forms(api.client, game)["enter-dice"]["face"]]
+    assert after == rolled  # the dice a player holds stay as they were

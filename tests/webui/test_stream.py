@@ -12,6 +12,7 @@ from dicescore.ledger import Ledger
 from scoring.game import Event
 from tests.webui.conftest import Api, under_waitress
 from webui import create_app, slots
+from webui.changes import Changes
 from webui.crops import save_crops
 from webui.pages import board
 
@@ -270,3 +271,19 @@ def test_a_stream_asks_that_nothing_between_holds_it_back(client, api):
     response = client.get(f"/stream/games/{game_id}", buffered=False)
     assert response.headers["Cache-Control"] == "no-cache" and response.headers["X-Accel-Buffering"] == "no"
     response.close()
+
+
+def test_a_stream_waits_for_a_move_and_wakes_as_soon_as_one_is_made():
+    # neither a loop re-reading the log without a pause, nor a board a poll behind the move
+    changes = Changes()
+    seen = changes.generation
+    started = time.monotonic()
+    changes.wait(seen, 0.2)  # nothing happens: it waits the whole time
+    assert time.monotonic() - started >= 0.2
+    threading.Timer(0.05, changes.notify).start()
+    started = time.monotonic()
+    changes.wait(seen, 10)
+    assert changes.generation != seen and time.monotonic() - started < 5
+    started = time.monotonic()
+    changes.wait(seen, 10)  # a move made since it last looked: no wait at all
+    assert time.monotonic() - started < 1
