@@ -57,17 +57,26 @@ class Table:
         self.dice: list[tuple[float, float, str]] = []  # centre x, y and face label
         self.hand: tuple[int, int] | None = None  # the hand's fingertip position
         self.sleeve: tuple[int, int, int] | None = None  # the arm's colour (BGR) when not bare
+        self.reach_from = "bottom"  # the edge of the picture the arm reaches in from
         self.noise = 2.0  # the camera's sensor noise, grey levels
+        self.die_colour = (235, 235, 235)  # BGR: white dice
+        self.side = SIDE  # the dice's side in pixels: smaller, the camera farther off
 
     def frame(self) -> np.ndarray:
         img = self.table.copy()
         for x, y, label in self.dice:
-            quad = square(x, y)
-            cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), (235, 235, 235))
+            quad = square(x, y, self.side)
+            cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), self.die_colour)
             cv2.putText(img, label, (int(x) - 6, int(y) + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (20, 20, 20))
-        if self.hand is not None:  # an arm reaching in from the bottom edge, skin coloured
+        if self.hand is not None:  # an arm reaching in from an edge, skin coloured
             hx, hy = self.hand
-            cv2.rectangle(img, (hx - 25, hy), (hx + 25, SIZE[0]), self.sleeve or (110, 150, 210), -1)
+            arm = {
+                "bottom": ((hx - 25, hy), (hx + 25, SIZE[0])),
+                "top": ((hx - 25, 0), (hx + 25, hy)),
+                "left": ((0, hy - 25), (hx, hy + 25)),
+                "right": ((hx, hy - 25), (SIZE[1], hy + 25)),
+            }[self.reach_from]
+            cv2.rectangle(img, *arm, self.sleeve or (110, 150, 210), -1)
             cv2.ellipse(img, (hx, hy), (32, 22), 0, 0, 360, (110, 150, 210), -1)
         noise = self.rng.normal(0, self.noise, img.shape)  # sensor noise: must not count as motion
         drawn = np.clip(img + noise, 0, 255).astype(np.uint8).view(Drawn)
@@ -77,7 +86,9 @@ class Table:
     def readings(self, misread: dict[int, str] | None = None, dice=None) -> DieReadings:
         """What a perfect reader reads of ``dice`` (by default, the dice drawn last)."""
         misread, dice = misread or {}, self.dice if dice is None else dice
-        quads = [square(x + self.rng.normal(0, 0.5), y + self.rng.normal(0, 0.5)) for x, y, _ in dice]
+        quads = [
+            square(x + self.rng.normal(0, 0.5), y + self.rng.normal(0, 0.5), self.side) for x, y, _ in dice
+        ]
         readings = DieReadings.from_quads(np.array(quads).reshape(-1, 4, 2))
         faces = [Face(misread.get(i, label), 0.9) for i, (_, _, label) in enumerate(dice)]
         return readings.with_faces(faces)
@@ -914,6 +925,22 @@ def test_a_camera_brought_nearer_sees_its_dice_within_a_third_of_a_die_as_it_see
     assert moved_as_one(DieReadings.from_quads(seen).with_faces(list(before)), before)
 
 
+def test_a_camera_moved_farther_off_sees_the_same_dice_but_their_layout_two_thirds_as_large_is_a_throw():
+    # tracker.py moved_as_one: 0.8 <= abs(scale) -> 1.0 <= ...: a camera knocked a tenth farther
+    # off saw the dice lying there as a new roll, scored again; 0.8 -> 0.64: dice thrown to
+    # land in the last roll's shape at two thirds its size were taken for the camera moved
+    table = Table()
+    table.dice = [(60, 60, "1"), (120, 80, "2"), (180, 140, "3"), (90, 170, "4")]
+    before = table.readings()
+
+    def seen(scale):  # the dice turned a little and seen ``scale`` times as large
+        turn = cv2.getRotationMatrix2D((160, 120), 5, scale)
+        return DieReadings.from_quads(quads_moved(before, turn)).with_faces(list(before))
+
+    assert moved_as_one(seen(0.9), before) and nothing_rolled(seen(0.9), before)
+    assert not moved_as_one(seen(0.7), before)
+
+
 def test_a_camera_that_comes_back_at_another_shape_is_no_roll_and_the_next_roll_is_read():
     # tracker.py _motion: previous.shape != small.shape dropped: a camera that reconnected
     # at another aspect (4:3, then 16:9) had its first frame compared with the last one's
@@ -981,3 +1008,105 @@ def test_steady_mean_leaves_out_a_frame_an_hd_camera_moved_by_part_of_a_pixel():
     nudged = cv2.warpAffine(frames[1], nudge, (1280, 720), borderMode=cv2.BORDER_REFLECT)
     expected = (frames[0].astype(np.uint16) + frames[2] + 1) // 2
     np.testing.assert_array_equal(steady_mean([frames[0], nudged, frames[2]]), expected.astype(np.uint8))
+
+
+def thrown(table, spots, frames=12):
+    """Dice thrown in from the upper right, tumbling for ``frames`` frames to rest at ``spots``."""
+    out = []
+    for k in range(frames - 1, -1, -1):  # frames left before landing
+        table.dice = [(x + 7 * k, y - 3 * k, label) for x, y, label in spots]
+        out.append(table.frame())
+    return out
+
+
+WOODEN_ROLLS = {  # the dice's side, the centre of the first of four landed in a block, the lamp going on
+    "side by side": (16, (120, 100), False),
+    "by the edge of the picture": (16, (120, 216), False),
+    "close up": (24, (120, 100), False),
+    "as the lamp went on": (16, (120, 100), True),
+}
+
+
+@pytest.mark.parametrize("side, at, lamp", WOODEN_ROLLS.values(), ids=WOODEN_ROLLS.keys())
+def test_wooden_dice_landed_together_are_no_hand_and_their_roll_is_reported_once(side, at, lamp):
+    # tracker.py hand_over_dice: sleeve=changed & ~dice -> changed | ~dice: the table that did
+    # not change joined any new skin-coloured patch by the dice to the edge of the picture, and
+    # four wooden dice landed in a block (over a hundredth of the frame) were a hand resting on
+    # them: the roll was never reported. So too in reaches_in with share >= area[0] dropped from
+    # the bare arm's test (the block by the edge), ``and`` -> ``or`` there (the block close up,
+    # three hundredths of the frame), and sleeve is None -> False (no reference for the table
+    # once the lamp went on: a TypeError that ended the camera's watch)
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.die_colour, table.side = PINE, side  # wooden dice
+    spots = [(at[0] + side * (i % 2), at[1] + side * (i // 2), label) for i, label in enumerate("1234")]
+    before = still(table, 5)
+    events = run(tracker, table, (lamp_off(before) if lamp else before) + thrown(table, spots))
+    events += run(tracker, table, still(table, 40))
+    assert [sorted(event.labels) for event in events] == [["1", "2", "3", "4"]]
+
+
+ARMS = {  # where the dice land (the roll's shift), and the hand's way in from that edge to rest on them
+    "left": ((40, 60), [(x, 120) for x in range(0, 81, 20)]),
+    "top": ((100, 40), [(160, y) for y in range(0, 101, 20)]),
+    "right": ((155, 60), [(x, 120) for x in range(310, 249, -15)]),
+}
+
+
+@pytest.mark.parametrize("sleeve", [None, SLEEVES["blue"]], ids=["bare arm", "sleeve"])
+@pytest.mark.parametrize("edge", ARMS)
+def test_an_arm_reaching_in_from_any_edge_to_rest_over_the_dice_holds_the_roll_back(edge, sleeve):
+    # tracker.py reaches_in: x == 0 (or y == 0, or x + bw == w) dropped from the edges a bare
+    # arm reaches in from, or ax == 0 (...) from those a sleeve does: a hand reaching in from
+    # the left, the top or the right side of the picture was no hand, and the roll was read
+    # while it rested on the dice, about to turn one over
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.reach_from, table.sleeve = edge, sleeve
+    shift, path = ARMS[edge]
+    events = run(tracker, table, still(table, 5) + table.roll(["4", "5"], shift=shift))
+    for hand in path:
+        table.hand = hand
+        events += run(tracker, table, [table.frame()])
+    assert events + run(tracker, table, still(table, 60)) == []
+    table.hand = None
+    assert [event.labels for event in run(tracker, table, still(table, 20))] == [["4", "5"]]
+
+
+def test_a_hand_resting_away_from_the_dice_on_a_wooden_table_does_not_hold_the_roll_back():
+    # tracker.py reaches_in: not (dice & region).any() dropped: on a skin-coloured table (skin
+    # by every die) a hand resting at the edge of the picture, far from the dice, was a hand
+    # over them, and the roll waited until it left
+    table, tracker = Table(colour=PINE), RollTracker(fps=FPS)
+    events = run(tracker, table, still(table, 5) + table.roll(["4", "5"]))  # they land at the top left
+    for y in range(230, 159, -10):  # a hand comes to rest at the bottom right
+        table.hand = (260, y)
+        events += run(tracker, table, [table.frame()])
+    events += run(tracker, table, still(table, 20))
+    assert [event.labels for event in events] == [["4", "5"]]
+
+
+def test_dice_thrown_onto_a_wooden_board_as_the_lamp_went_on_are_reported():
+    # tracker.py reaches_in: moved[region].mean() <= 0.5 dropped (or ``or`` -> ``and``): with
+    # no reference for the table (the light more than doubled), the skin-coloured board the
+    # dice landed on, at the edge of the picture, was a hand: the roll was never reported
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.table[120:, :160] = PINE
+    events = run(tracker, table, lamp_off(still(table, 10)) + table.roll(["2", "5", "6"], shift=(0, 100)))
+    events += run(tracker, table, still(table, 20))
+    assert [event.labels for event in events] == [["2", "5", "6"]]
+
+
+@pytest.mark.xfail(strict=True, reason="a bug, session 69: relit takes an arm over half its rows for light")
+def test_an_arm_reaching_in_from_the_side_past_the_middle_of_the_picture_holds_the_roll_back():
+    # tracker.py differs_from: relit matches each row's light to the median of the row's
+    # pixels, and an arm filling more than half of its rows (reaching in from the side to
+    # dice in the middle of the picture) was matched away as light: no hand was seen, and the
+    # roll was read while the hand rested on the dice
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.reach_from = "left"
+    events = run(tracker, table, still(table, 5) + table.roll(["4", "5"], shift=(120, 60)))  # at x 160, 205
+    for x in range(0, 161, 20):
+        table.hand = (x, 120)
+        events += run(tracker, table, [table.frame()])
+    assert events + run(tracker, table, still(table, 60)) == []
+    table.hand = None
+    assert [event.labels for event in run(tracker, table, still(table, 20))] == [["4", "5"]]
