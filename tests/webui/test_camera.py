@@ -1020,7 +1020,8 @@ def test_the_camera_status_names_what_the_game_waits_for_until_a_roll_may_come(a
     # a player may roll, that line goes (the camera scores the next throw)
     detector, classifier, _ = pip_dice
     camera = Camera(lambda: Frames([]), detector, classifier)
-    game_id = api.new_game("square-shooters/fun", ["Cy", "Di"])  # Cy draws a game card first
+    # Cy draws a game card first: a physical deck's, named, so that it is a target card to roll for
+    game_id = api.new_game("square-shooters/classic", ["Cy", "Di"], deck="physical")
     ledger = Ledger.open(app.config["DATABASE"])
     try:
         assert camera.find_game(app, ledger).player is None
@@ -1028,7 +1029,8 @@ def test_the_camera_status_names_what_the_game_waits_for_until_a_roll_may_come(a
             camera.view.status == f"watching test camera; game {game_id} waits for Cy to draw before a roll"
         )
         assert camera.view.game_id == game_id
-        assert api.move(game_id, "draw", "Cy").status_code == 201
+        full_house = {"kind": "full_house", "cards": ["7C", "7H", "7D", "AS", "AH"], "chips": 8}
+        assert api.move(game_id, "draw", "Cy", card=full_house).status_code == 201
         assert camera.find_game(app, ledger).player == "Cy"
         assert camera.view.status == "watching test camera"
         hint = "watching test camera; the dice look small to the camera: move the camera closer or zoom in"
