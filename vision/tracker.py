@@ -30,6 +30,7 @@ them (``steady_mean``): the sensor noise of a webcam in a dim room averaged away
 from __future__ import annotations
 
 import functools
+import warnings
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -376,7 +377,7 @@ def hanning(shape: tuple[int, int]) -> np.ndarray:
     return cv2.createHanningWindow(shape[::-1], cv2.CV_32F)
 
 
-def relit(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
+def relit(previous: np.ndarray, current: np.ndarray, still: np.ndarray | None = None) -> np.ndarray:
     """``previous`` brightened or dimmed row by row to ``current``'s light, so that light
     changing is not taken for dice moving.  A lamp flickering with the mains, or the camera
     changing its exposure, scales whole rows (a rolling shutter sees flicker as bands that
@@ -384,7 +385,16 @@ def relit(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
     median ratio ignores.  Each channel has its own gain: white balance moves too."""
     before = previous.astype(np.float32) + 1.0
     after = current.astype(np.float32) + 1.0
-    gains = np.median(after / before, axis=1)  # rows x channels
+    ratio = after / before
+    if still is None or not still.any():
+        gains = np.median(ratio, axis=1)  # rows x channels
+    else:  # only what did not move tells the light: an arm across most of a row is no lamp
+        ratio = np.where(still[..., None], ratio, np.nan)
+        whole = np.nanmedian(ratio, axis=(0, 1))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a row that all moved: the frame's gain
+            gains = np.nanmedian(ratio, axis=1)
+        gains = np.where(np.isnan(gains), whole, gains).astype(np.float32)
     gains = cv2.blur(gains[:, None, :], (1, 5))[:, 0, :]  # bands are smooth: steady the noisy rows
     return np.clip(before * gains[:, None, :] - 1.0, 0, 255).astype(np.uint8)
 
@@ -417,7 +427,7 @@ def hand_over_dice(
     dice = cv2.dilate(dice, np.ones((near, near), np.uint8)) > 0
     if not skin[dice].any():  # no skin by the dice that a hand could be part of
         return False
-    new = differs_from(before, small, level)
+    new = differs_from(before, small, level, moved)
     if new is None:
         return reaches_in(skin, dice, area, moved=moved)
     changed = new.any(axis=2)
@@ -461,7 +471,9 @@ def reaches_in(
     return False
 
 
-def differs_from(before: np.ndarray, small: np.ndarray, level: int) -> np.ndarray | None:
+def differs_from(
+    before: np.ndarray, small: np.ndarray, level: int, moved: np.ndarray | None = None
+) -> np.ndarray | None:
     """Where ``small`` differs from ``before`` by more than ``level`` once matched to its
     place and light; None when they are no longer pictures of one table (the camera came
     back at another size, the light changed past matching, or most of the picture differs:
@@ -471,7 +483,8 @@ def differs_from(before: np.ndarray, small: np.ndarray, level: int) -> np.ndarra
     gain = (float(small.mean()) + 1) / (float(before.mean()) + 1)
     if not 1 / MOST_LIGHT_GAIN <= gain <= MOST_LIGHT_GAIN:
         return None
-    differs = cv2.absdiff(relit(steadied(before, small), small), small) > level
+    still = None if moved is None else ~moved.any(axis=2)
+    differs = cv2.absdiff(relit(steadied(before, small), small, still), small) > level
     return None if differs.mean() > NO_REFERENCE else differs
 
 

@@ -1095,7 +1095,6 @@ def test_dice_thrown_onto_a_wooden_board_as_the_lamp_went_on_are_reported():
     assert [event.labels for event in events] == [["2", "5", "6"]]
 
 
-@pytest.mark.xfail(strict=True, reason="a bug, session 69: relit takes an arm over half its rows for light")
 def test_an_arm_reaching_in_from_the_side_past_the_middle_of_the_picture_holds_the_roll_back():
     # tracker.py differs_from: relit matches each row's light to the median of the row's
     # pixels, and an arm filling more than half of its rows (reaching in from the side to
