@@ -30,7 +30,6 @@ them (``steady_mean``): the sensor noise of a webcam in a dim room averaged away
 from __future__ import annotations
 
 import functools
-import warnings
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -386,17 +385,24 @@ def relit(previous: np.ndarray, current: np.ndarray, still: np.ndarray | None = 
     before = previous.astype(np.float32) + 1.0
     after = current.astype(np.float32) + 1.0
     ratio = after / before
-    if still is None or not still.any():
-        gains = np.median(ratio, axis=1)  # rows x channels
-    else:  # only what did not move tells the light: an arm across most of a row is no lamp
-        ratio = np.where(still[..., None], ratio, np.nan)
-        whole = np.nanmedian(ratio, axis=(0, 1))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # a row that all moved: the frame's gain
-            gains = np.nanmedian(ratio, axis=1)
-        gains = np.where(np.isnan(gains), whole, gains).astype(np.float32)
+    # rows x channels; where ``still`` is given, only what did not move tells the light (an arm
+    # across most of a row is no lamp)
+    gains = np.median(ratio, axis=1) if still is None or not still.any() else still_gains(ratio, still)
     gains = cv2.blur(gains[:, None, :], (1, 5))[:, 0, :]  # bands are smooth: steady the noisy rows
     return np.clip(before * gains[:, None, :] - 1.0, 0, 255).astype(np.uint8)
+
+
+def still_gains(ratio: np.ndarray, still: np.ndarray) -> np.ndarray:
+    """Each row's median ``ratio`` over its ``still`` pixels (rows x channels; the lower of two
+    middles); a row that all moved takes the median over the whole frame's still pixels.  One
+    sort with the moved pixels last: NumPy's nanmedian took 3.3 ms a 160 x 120 frame, this 1.0,
+    and the hand check runs on every settling frame by a skin-coloured table or die."""
+    counts = still.sum(1)
+    ordered = np.sort(np.where(still[..., None], ratio, np.inf), axis=1)
+    middle = np.maximum(counts - 1, 0) // 2
+    gains = np.take_along_axis(ordered, middle[:, None, None].repeat(ratio.shape[2], 2), 1)[:, 0]
+    whole = np.median(ratio[still], axis=0)
+    return np.where((counts > 0)[:, None], gains, whole).astype(np.float32)
 
 
 def hand_over_dice(
