@@ -42,6 +42,7 @@ import torch
 from torch.nn import functional as F
 from tqdm import tqdm
 
+from datasets.card_decks import deck_names, training_corners
 from datasets.faces import NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS, TRAIN_FONTS, available
 from datasets.faces.photo_tables import photo_tables
@@ -664,6 +665,13 @@ def main(argv=None):
     )
     parser.add_argument("--photo-table-share", type=float, default=0.5)
     parser.add_argument(
+        "--decks",
+        type=Path,
+        help="a folder of real decks' cards (python -m datasets.card_decks) to cut corner crops from,"
+        " the held-out decks left out; they join the scene crops' share",
+    )
+    parser.add_argument("--deck-copies", type=int, default=12, help="corner crops of each deck card")
+    parser.add_argument(
         "--swirled",
         type=float,
         default=0.0,
@@ -727,6 +735,13 @@ def main(argv=None):
         prints = print_negatives(args.print_negatives, args.seed, args.workers)
         crops, crop_labels = shared if shared is not None else (prints[:0], [])
         shared = (np.concatenate([crops, prints]), [*crop_labels, *[NONE] * len(prints)])
+    if args.decks:
+        corners, corner_labels = training_corners(args.decks, args.deck_copies, args.seed)
+        corners = np.stack(
+            [cv2.resize(c, (INPUT_SIZE, INPUT_SIZE), interpolation=cv2.INTER_AREA) for c in corners]
+        )
+        crops, crop_labels = shared if shared is not None else (corners[:0], [])
+        shared = (np.concatenate([crops, corners]), [*crop_labels, *corner_labels])
     cut = time.time()
     teacher = None
     if args.teacher:
@@ -788,6 +803,13 @@ def main(argv=None):
         recipe["photo_table_share"] = args.photo_table_share
     if args.swirled:
         recipe["swirled"] = args.swirled
+    if args.decks:
+        recipe |= {
+            "decks": str(args.decks),
+            "deck_names": deck_names(args.decks),
+            "deck_corners": len(corner_labels),
+            "scene_share": args.scene_share,
+        }
     if args.scenes:
         recipe |= {
             "scenes": [str(folder) for folder in args.scenes],

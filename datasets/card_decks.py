@@ -1,0 +1,258 @@
+"""Real playing-card designs: the card faces of the decks Debian's card games ship.
+
+    python -m datasets.card_decks          # into data/card-decks/<deck>/<label>.png
+
+Issue 4 judges the face model on real photographs of card corners, printed in real decks'
+type, which no font the renderer draws is. These are the artwork of real decks (Paris,
+Dondorf, Berlin, Rheinland, Bellot and other historic French-suited patterns, and modern
+designs), drawn as vector files for GNOME's Aisleriot (gnome-cards-data, aisleriot) and
+KDE's card games (kdegames-card-data-kf5). Each card is rasterised with ``rsvg-convert``
+(Debian's librsvg2-bin; a tool for making this data, not a dependency of dicescore) to
+``CARD_HEIGHT`` px and kept with its transparent rounded corners, so that a photo can be
+laid out on any table.
+
+The decks are split whole, so that what is measured is a design never trained on:
+``TEST_DECKS`` are read by ``benchmarks/bench_real_decks.py``, the rest may be trained on
+(``python -m models.train_faces --decks``). They are not committed: they are those packages'
+own.
+
+``index_box(card)`` finds a card's top-left index (rank over suit) by its ink, where a
+photo crop of the corner is centred.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.faces.photos import CARD_LABELS, PHOTO, photo_crop
+
+FOLDER = Path("data/card-decks")
+CARD_HEIGHT = 600  # px of a rasterised card
+PACKAGES = {
+    "gnome-cards-data": "usr/share/aisleriot/cards",
+    "aisleriot": "usr/share/aisleriot/cards",
+    "kdegames-card-data-kf5": "usr/share/carddecks",
+}
+# Not French-suited, or not indexed in English (A, K, Q, J): German and Swiss suits, tarot
+# trumps, a skat deck of 7s and up, a French deck's 1, R, D, V and a German one's B and D.
+LEFT_OUT = {"german", "tarocco", "swiss-xvii", "atlasnye_skat", "ancient_french", "lattmann"}
+# Held out from training, each with its variants: old and new designs, light and heavy type.
+TEST_DECKS = {
+    *("paris", "kde-gm-paris", "berlin", "rheinland", "anglo_poker", "neoclassical", "neoclassical_4_color"),
+    *("kde-oxygen", "kde-oxygen-air", "kde-oxygen-white", "kde-future"),
+}
+RANKS = {"A": ["1", "ace"], "J": ["jack"], "Q": ["queen"], "K": ["king"]}
+SUITS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+JOKERS = {"JOKER_RED": ["red_joker", "joker_red"], "JOKER_BLACK": ["black_joker", "joker_black"]}
+SVG_ID = re.compile(rb'id="([^"]+)"')
+
+
+def card_ids(label: str) -> list[str]:
+    """The element ids a deck's vector file may give ``label``'s card."""
+    if label in JOKERS:
+        return JOKERS[label]
+    rank, suit = label[:-1], SUITS[label[-1]]
+    names = RANKS.get(rank, [rank])
+    return [f"{suit}_{name}" for name in names] + [f"{name}_{suit}" for name in names]
+
+
+def rasterise(svg: Path, element: str | None = None, zoom: float = 1.0) -> np.ndarray:
+    """``svg`` (or only its ``element``) drawn at ``zoom`` as BGRA, from the document's origin."""
+    command = ["rsvg-convert", "-z", f"{zoom:.4f}", str(svg)]
+    if element:
+        command[1:1] = ["-i", element]
+    png = subprocess.run(command, capture_output=True, check=True).stdout
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
+    return image if image.shape[2] == 4 else cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+
+
+def opaque_box(bgra: np.ndarray) -> tuple[int, int, int, int] | None:
+    """x0, y0, x1, y1 of the pixels ``bgra`` draws, or None."""
+    ys, xs = np.nonzero(bgra[..., 3] > 8)
+    return None if len(xs) == 0 else (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+
+
+def deck_cards(svg: Path) -> dict[str, np.ndarray]:
+    """Each card ``svg`` draws, by label, as BGRA ``CARD_HEIGHT`` px tall.
+
+    Each card's element is drawn alone and cut to what it draws: where an element lands
+    on the page depends on how the file transforms it, which differs between decks."""
+    known = set(m.decode() for m in SVG_ID.findall(svg.read_bytes()))
+    elements = {}
+    for label in CARD_LABELS:
+        element = next((name for name in card_ids(label) if name in known), None)
+        if element:
+            elements[label] = element
+    if len(elements) < 40:  # not a French deck of its own
+        return {}
+    first = rasterise(svg, next(iter(elements.values())))
+    x0, y0, x1, y1 = opaque_box(first)
+    zoom = 1.2 * CARD_HEIGHT / (y1 - y0)  # drawn a little larger, then shrunk: sharp edges
+    cards = {}
+    for label, element in elements.items():
+        drawn = rasterise(svg, element, zoom)
+        box = opaque_box(drawn)
+        if box and box[3] - box[1] > CARD_HEIGHT / 2:
+            card = drawn[box[1] : box[3], box[0] : box[2]]
+            size = (round(card.shape[1] * CARD_HEIGHT / card.shape[0]), CARD_HEIGHT)
+            cards[label] = cv2.resize(card, size, interpolation=cv2.INTER_AREA)
+    return cards
+
+
+def index_box(card: np.ndarray) -> tuple[float, float, float] | None:
+    """The centre x, y and height of ``card``'s top-left index (rank over suit), found as
+    the column of ink nearest the corner; None where no such column stands apart."""
+    height, width = card.shape[:2]
+    left_margin = card[height // 3 : 2 * height // 3, width // 20 : width // 8, :3]
+    paper = np.median(left_margin.reshape(-1, 3), axis=0)
+    ink = (np.abs(card[..., :3].astype(np.int16) - paper).max(axis=2) > 70) & (card[..., 3] > 128)
+    # the corner, inside the card's edge and its printed border line
+    margin = int(0.03 * width)
+    corner = np.zeros_like(ink)
+    inside = np.s_[margin : int(0.32 * height), margin : int(0.22 * width)]
+    corner[inside] = ink[inside]
+    _, _, stats, _ = cv2.connectedComponentsWithStats(corner.astype(np.uint8), connectivity=8)
+    parts = [
+        (x, y, w, h)
+        for x, y, w, h, area in stats[1:]
+        if area > 0.0004 * width * height
+        and w < 0.2 * width
+        and h < 0.2 * height
+        and max(w, h) < 12 * min(w, h)
+    ]
+    if not parts:
+        return None
+    # the index starts with the part nearest the corner, and takes in what lies below it
+    x, y, w, h = min(parts, key=lambda p: p[0] + p[1])
+    x0, y0, x1, y1 = x, y, x + w, y + h
+    for px, py, pw, ph in sorted(parts, key=lambda p: p[1]):
+        overlaps = min(x1, px + pw) - max(x0, px) > 0.3 * min(pw, x1 - x0)
+        if overlaps and py >= y0 and py - y1 < 0.5 * (y1 - y0):
+            x0, y0, x1, y1 = min(x0, px), min(y0, py), max(x1, px + pw), max(y1, py + ph)
+    return (x0 + x1) / 2, (y0 + y1) / 2, float(y1 - y0)
+
+
+def deck_name(svg: Path, package: str) -> str:
+    name = svg.name.removesuffix(".svgz")
+    return f"kde-{svg.parent.name.removeprefix('svg-')}" if package.startswith("kdegames") else name
+
+
+def fetch(folder: Path = FOLDER) -> list[str]:
+    """Every deck's cards into ``folder``/<deck>/<label>.png, with index.json of where each
+    card's index lies; the decks made."""
+    made = []
+    with tempfile.TemporaryDirectory() as debs:
+        for package, inside in PACKAGES.items():
+            subprocess.run(["apt-get", "download", "-q", package], cwd=debs, check=True, capture_output=True)
+            (deb,) = Path(debs).glob(f"{package}_*.deb")
+            unpacked = Path(debs) / package
+            subprocess.run(["dpkg-deb", "-x", str(deb), str(unpacked)], check=True)
+            for packed in sorted((unpacked / inside).rglob("*.svgz")):
+                name = deck_name(packed, package)
+                if not name.isascii() or name.removeprefix("kde-") in LEFT_OUT:
+                    continue
+                svg = Path(debs) / f"{name}.svg"
+                subprocess.run(f"zcat '{packed}' > '{svg}'", shell=True, check=True)
+                cards = deck_cards(svg)
+                if not cards:
+                    continue
+                target = folder / name
+                target.mkdir(parents=True, exist_ok=True)
+                indexes = {}
+                for label, card in cards.items():
+                    cv2.imwrite(str(target / f"{label}.png"), card)
+                    found = index_box(card)
+                    if found:
+                        indexes[label] = found
+                (target / "index.json").write_text(json.dumps(indexes, indent=0))
+                made.append(name)
+                print(f"{name}: {len(cards)} cards, {len(indexes)} indexes found", flush=True)
+    return made
+
+
+def load_deck(folder: Path) -> list[tuple[str, np.ndarray, tuple[float, float, float]]]:
+    """A fetched deck's cards whose index was found: (label, BGRA card, index centre x, y and height)."""
+    indexes = json.loads((folder / "index.json").read_text())
+    return [
+        (label, cv2.imread(str(folder / f"{label}.png"), cv2.IMREAD_UNCHANGED), tuple(box))
+        for label, box in sorted(indexes.items())
+    ]
+
+
+def laid_on_table(rng: np.random.Generator, card: np.ndarray, index: tuple[float, float, float]):
+    """``card`` (BGRA) on a plain table, scaled so that its index is 70-110 px tall and lies
+    near the middle of a ``PHOTO`` px float BGR picture; the picture, the index's centre and
+    its height."""
+    x, y, height = index
+    scale = rng.uniform(70, 110) / height
+    card = cv2.resize(card, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    centre = np.array([PHOTO / 2, PHOTO / 2]) + rng.uniform(-20, 20, 2)
+    left, top = (centre - np.array([x, y]) * scale).astype(int)
+    picture = np.empty((PHOTO, PHOTO, 3), np.float32)
+    picture[:] = rng.uniform(0.05, 0.7, 3)  # the table
+    # the part of the card that falls inside the picture
+    x0, y0 = max(0, left), max(0, top)
+    x1, y1 = min(PHOTO, left + card.shape[1]), min(PHOTO, top + card.shape[0])
+    piece = card[y0 - top : y1 - top, x0 - left : x1 - left]
+    paper = rng.uniform(0.85, 1.0) * np.array([rng.uniform(0.9, 1.0), rng.uniform(0.96, 1.0), 1.0])
+    alpha = piece[..., 3:]
+    picture[y0:y1, x0:x1] = picture[y0:y1, x0:x1] * (1 - alpha) + piece[..., :3] * paper * alpha
+    return picture, (float(centre[0]), float(centre[1])), height * scale
+
+
+def corner_crops(decks: list[Path], seed: int, tightness: float):
+    """One crop of every card of ``decks`` at ``tightness``; the crops, labels and decks."""
+    crops, labels, names = [], [], []
+    for d, folder in enumerate(decks):
+        for c, (label, card, index) in enumerate(load_deck(folder)):
+            card_rng = np.random.default_rng([seed, d, c])
+            picture, centre, height = laid_on_table(card_rng, card, index)
+            crop_rng = np.random.default_rng([seed, d, c, round(tightness * 100)])
+            crops.append(photo_crop(crop_rng, picture, centre, height, tightness))
+            labels.append(label)
+            names.append(folder.name)
+    return crops, labels, names
+
+
+def deck_names(folder: Path) -> list[str]:
+    """The fetched decks in ``folder`` that may be trained on."""
+    return sorted(
+        p.name for p in folder.iterdir() if (p / "index.json").exists() and p.name not in TEST_DECKS
+    )
+
+
+def training_corners(folder: Path, copies: int, seed: int) -> tuple[list[np.ndarray], list[str]]:
+    """``copies`` corner crops of every card of the decks in ``folder`` not held out for
+    testing, each at a tightness drawn from the benchmark's range; the crops and labels."""
+    decks = [folder / name for name in deck_names(folder)]
+    if not decks:
+        raise SystemExit(f"no training decks in {folder}: run python -m datasets.card_decks")
+    crops, labels = [], []
+    for d, deck in enumerate(decks):
+        for c, (label, card, index) in enumerate(load_deck(deck)):
+            for copy in range(copies):
+                rng = np.random.default_rng([seed, d, c, copy])
+                picture, centre, height = laid_on_table(rng, card, index)
+                crops.append(photo_crop(rng, picture, centre, height, rng.uniform(1.0, 3.5)))
+                labels.append(label)
+    return crops, labels
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", type=Path, default=FOLDER)
+    args = parser.parse_args(argv)
+    made = fetch(args.folder)
+    print(f"{len(made)} decks in {args.folder}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""Real decks' cards: drawn from a deck's vector file, the index found, corners cut about it."""
+
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets import card_decks
+from datasets.card_decks import CARD_HEIGHT, card_ids, corner_crops, deck_cards, index_box, training_corners
+from datasets.faces.photos import CARD_LABELS
+
+SUIT_IDS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+
+
+def drawn_card(rank_height: int = 60, court: bool = False) -> np.ndarray:
+    """A BGRA card 400 x 600: a rounded white face with a border line, a rank over a suit
+    mark in the top-left corner, a large middle pip and, for a court, a framed picture."""
+    card = np.zeros((600, 400, 4), np.uint8)
+    cv2.rectangle(card, (0, 0), (399, 599), (255, 255, 255, 255), -1)
+    cv2.rectangle(card, (3, 3), (396, 596), (0, 0, 0, 255), 2)
+    cv2.putText(
+        card, "K", (22, 20 + rank_height), cv2.FONT_HERSHEY_SIMPLEX, rank_height / 24, (0, 0, 0, 255), 5
+    )
+    cv2.circle(card, (40, 20 + rank_height + 28), 16, (0, 0, 0, 255), -1)  # the suit
+    cv2.circle(card, (200, 300), 70, (0, 0, 0, 255), -1)
+    if court:
+        cv2.rectangle(card, (95, 80), (305, 520), (30, 30, 200, 255), 4)
+    return card
+
+
+@pytest.mark.parametrize("court", [False, True])
+def test_the_index_is_the_rank_over_the_suit_in_the_corner(court):
+    x, y, height = index_box(drawn_card(court=court))
+    # rank from y 25 to 80, the suit 92 to 124: its middle about 75, its height about 100
+    assert 70 < y < 80 and 92 < height < 108
+    assert 25 < x < 55
+
+
+def test_a_card_with_nothing_in_its_corner_has_no_index():
+    card = drawn_card()
+    card[10:200, 10:120, :3] = 255
+    assert index_box(card) is None
+
+
+def test_each_card_is_named_as_either_file_convention_names_it():
+    assert card_ids("AS") == ["spade_1", "spade_ace", "1_spade", "ace_spade"]
+    assert card_ids("10D") == ["diamond_10", "10_diamond"]
+    assert card_ids("QC") == ["club_queen", "queen_club"]
+
+
+def deck_svg(tmp_path, labels) -> str:
+    """A vector deck whose cards, one group each, lie in a grid moved by a transform."""
+    cards = []
+    for i, label in enumerate(labels):
+        rank, suit = label[:-1], SUIT_IDS[label[-1]]
+        x, y = 50 * (i % 13), 80 * (i // 13)
+        name = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}.get(rank, rank)
+        cards.append(
+            f'<g id="{suit}_{name}" transform="translate({x},{y})">'
+            f'<rect width="40" height="60" fill="white" stroke="black"/>'
+            f'<rect x="4" y="4" width="{3 + i % 7}" height="8" fill="black"/></g>'
+        )
+    svg = tmp_path / "deck.svg"
+    svg.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="660" height="330" transform="translate(5,5)">'
+        + "".join(cards)
+        + "</svg>"
+    )
+    return svg
+
+
+@pytest.mark.skipif(
+    not shutil.which("rsvg-convert"), reason="librsvg2-bin draws the decks (.ci/run installs it)"
+)
+def test_a_vector_deck_gives_each_card_alone_at_card_height(tmp_path):
+    cards = deck_cards(deck_svg(tmp_path, CARD_LABELS))
+    assert set(cards) == set(CARD_LABELS)
+    for i, label in enumerate(CARD_LABELS):
+        card = cards[label]
+        assert card.shape[0] == CARD_HEIGHT and card.shape[2] == 4
+        assert abs(card.shape[1] / card.shape[0] - 41 / 61) < 0.02  # the card, not the page
+        # its own mark, whose width tells the cards apart: not a neighbour's
+        mark = card[int(0.1 * CARD_HEIGHT), int(0.05 * card.shape[1]) : card.shape[1] // 2, 0] < 128
+        assert abs(mark.sum() - (3 + i % 7) * CARD_HEIGHT / 61) < 5
+
+
+@pytest.mark.skipif(
+    not shutil.which("rsvg-convert"), reason="librsvg2-bin draws the decks (.ci/run installs it)"
+)
+def test_a_deck_of_too_few_french_cards_is_no_deck(tmp_path):
+    assert deck_cards(deck_svg(tmp_path, CARD_LABELS[:30])) == {}
+
+
+def fake_decks(folder, names):
+    for name in names:
+        deck = folder / name
+        deck.mkdir(parents=True)
+        cv2.imwrite(str(deck / "KS.png"), drawn_card())
+        (deck / "index.json").write_text(json.dumps({"KS": index_box(drawn_card())}))
+
+
+def test_a_corner_crop_is_centred_on_the_index(tmp_path):
+    fake_decks(tmp_path, ["plain"])
+    (crop,), labels, names = corner_crops([tmp_path / "plain"], seed=1, tightness=1.1)
+    assert labels == ["KS"] and names == ["plain"]
+    # cut at 1.1 index heights, the crop is mostly the index's ink and paper, no table
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    assert (grey < 90).mean() > 0.15
+    assert (grey > 150).mean() > 0.3
+
+
+def test_training_leaves_the_test_decks_out(tmp_path, monkeypatch):
+    monkeypatch.setattr(card_decks, "TEST_DECKS", {"held"})
+    fake_decks(tmp_path, ["held", "trained"])
+    crops, labels = training_corners(tmp_path, copies=3, seed=0)
+    assert labels == ["KS"] * 3 and len(crops) == 3
+    assert not np.array_equal(crops[0], crops[1])  # each copy seen anew
+    monkeypatch.setattr(card_decks, "TEST_DECKS", {"held", "trained"})
+    with pytest.raises(SystemExit, match="no training decks"):
+        training_corners(tmp_path, copies=1, seed=0)
