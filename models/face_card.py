@@ -18,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.card_decks import FOLDER as DECKS
+from datasets.card_decks import TEST_DECKS, corner_crops
 from datasets.faces import FAMILIES, HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS
 from datasets.faces.photos import TIGHTNESSES, corner_photos
@@ -37,6 +39,7 @@ TEACH_SEED = 3003
 CORNER_TEST_SEED = 5005
 CORNER_PHOTO_SEED = 4040
 CORNER_PHOTOS = 1000  # photo-like card corners read at each tightness
+REAL_DECK_SEED = 2026
 TRAIN_SCENE_SEED = 7007
 TRAIN_SCENE_SAMPLE = 150  # training-split images measured: some hundreds of dice of each kind
 TIGHT_KEEP = 0.7  # of a corner crop's side kept about its centre: the index nearly fills it
@@ -77,14 +80,12 @@ def tight_corner_crops(size: int = 192) -> tuple[list[np.ndarray], list[str]]:
     return [image[margin:-margin, margin:-margin] for image in images], labels
 
 
-def corner_photo_reports(
-    classifier: FaceClassifier, n: int = CORNER_PHOTOS, seed: int = CORNER_PHOTO_SEED
-) -> list[tuple[float, dict, dict]]:
-    """Photo-like card corners (``datasets.faces.photos``) at each tightness: (tightness, read
-    at one turn, read as a photo)."""
+def tightness_reports(classifier: FaceClassifier, crops_at) -> list[tuple[float, dict, dict]]:
+    """Card corners at each tightness, ``crops_at(tightness)`` giving the crops and labels:
+    (tightness, read at one turn, read as a photo)."""
     reports = []
     for tightness in TIGHTNESSES:
-        crops, truth = corner_photos(n, seed, tightness)
+        crops, truth = crops_at(tightness)
         reports.append(
             (
                 tightness,
@@ -95,12 +96,31 @@ def corner_photo_reports(
     return reports
 
 
-def corner_photo_section(reports: list[tuple[float, dict, dict]]) -> str:
-    rows = "\n".join(
+def corner_photo_reports(
+    classifier: FaceClassifier, n: int = CORNER_PHOTOS, seed: int = CORNER_PHOTO_SEED
+) -> list[tuple[float, dict, dict]]:
+    """Photo-like card corners (``datasets.faces.photos``) at each tightness."""
+    return tightness_reports(classifier, lambda tightness: corner_photos(n, seed, tightness))
+
+
+def real_deck_reports(classifier: FaceClassifier, folder: Path = DECKS) -> list[tuple[float, dict, dict]]:
+    """The held-out real decks' corners (``datasets.card_decks``) at each tightness; none
+    where the decks were not fetched."""
+    decks = sorted(folder / name for name in TEST_DECKS if (folder / name / "index.json").exists())
+    if not decks:
+        return []
+    return tightness_reports(classifier, lambda tightness: corner_crops(decks, REAL_DECK_SEED, tightness)[:2])
+
+
+def tightness_rows(reports: list[tuple[float, dict, dict]]) -> str:
+    return "\n".join(
         f"| {tightness:g} | {one['n']:,} | {one['accuracy']:.2%} | {photo['accuracy']:.2%} "
         f"| {photo['worst'][0]} {photo['worst'][1]:.1%} |"
         for tightness, one, photo in reports
     )
+
+
+def corner_photo_section(reports: list[tuple[float, dict, dict]]) -> str:
     return f"""
 ### Card corners as a photo of a real card shows them
 How issue 4 tries the model on real photographs: a square crop centred on a card's corner
@@ -113,7 +133,26 @@ same cards at each tightness (the crop's side over the index's height, rank to s
 
 | crop side / index height | crops | one turn | as a photo | lowest class as a photo |
 | --- | --- | --- | --- | --- |
-{rows}
+{tightness_rows(reports)}
+"""
+
+
+def real_deck_section(reports: list[tuple[float, dict, dict]]) -> str:
+    if not reports:
+        fetch = "`python -m datasets.card_decks`"
+        return f"\n### Real decks' corners\nNot measured: no decks in data/card-decks ({fetch}).\n"
+    return f"""
+### Real decks' corners
+The same condition, printed as real decks print their index rather than in fonts: the
+cards of the {len(TEST_DECKS)} decks `datasets.card_decks` holds out from training
+({", ".join(sorted(TEST_DECKS))}; the artwork of Debian's Aisleriot and KDE card games, Paris and
+Neoclassical among them), each card once at each tightness, laid on a table and cut as above
+(`datasets.card_decks.corner_crops`, seed {REAL_DECK_SEED}). `benchmarks/bench_real_decks.py`
+prints the same by deck.
+
+| crop side / index height | crops | one turn | as a photo | lowest class as a photo |
+| --- | --- | --- | --- | --- |
+{tightness_rows(reports)}
 """
 
 
@@ -450,6 +489,7 @@ def write_card(
         tight_images, tight_truth = tight_corner_crops()
         tight = accuracy_report(tight_truth, read_all(classifier, tight_images))
         corner_photo = corner_photo_reports(classifier)
+        real_decks = real_deck_reports(classifier)
         # Still photos are read at four turns with a second look (vision.pipeline): each set
         # again that way.
         as_photo = [
@@ -699,8 +739,8 @@ Five lowest classes per set:
 {chr(10).join(worst_lines)}
 
 Confusion matrices (rows: true face, columns: reading): ![confusion]({confusion})
-{one_print_section(taught_sets)}{corner_photo_section(corner_photo)}{print_section(prints, prints_before)}\
-{scene_section}{noise_section(noise)}
+{one_print_section(taught_sets)}{corner_photo_section(corner_photo)}{real_deck_section(real_decks)}\
+{print_section(prints, prints_before)}{scene_section}{noise_section(noise)}
 ## Latency
 9 crops of 64 x 64 px through `FaceClassifier.classify` (preprocessing included), one
 onnxruntime thread: at one turn median {latency["median"]:.2f} ms (90th percentile

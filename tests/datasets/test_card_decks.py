@@ -1,6 +1,5 @@
 """Real decks' cards: drawn from a deck's vector file, the index found, corners cut about it."""
 
-import json
 import shutil
 
 import cv2
@@ -10,24 +9,9 @@ import pytest
 from datasets import card_decks
 from datasets.card_decks import CARD_HEIGHT, card_ids, corner_crops, deck_cards, index_box, training_corners
 from datasets.faces.photos import CARD_LABELS
+from tests.decks import drawn_card, fake_decks
 
 SUIT_IDS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
-
-
-def drawn_card(rank_height: int = 60, court: bool = False) -> np.ndarray:
-    """A BGRA card 400 x 600: a rounded white face with a border line, a rank over a suit
-    mark in the top-left corner, a large middle pip and, for a court, a framed picture."""
-    card = np.zeros((600, 400, 4), np.uint8)
-    cv2.rectangle(card, (0, 0), (399, 599), (255, 255, 255, 255), -1)
-    cv2.rectangle(card, (3, 3), (396, 596), (0, 0, 0, 255), 2)
-    cv2.putText(
-        card, "K", (22, 20 + rank_height), cv2.FONT_HERSHEY_SIMPLEX, rank_height / 24, (0, 0, 0, 255), 5
-    )
-    cv2.circle(card, (40, 20 + rank_height + 28), 16, (0, 0, 0, 255), -1)  # the suit
-    cv2.circle(card, (200, 300), 70, (0, 0, 0, 255), -1)
-    if court:
-        cv2.rectangle(card, (95, 80), (305, 520), (30, 30, 200, 255), 4)
-    return card
 
 
 @pytest.mark.parametrize("court", [False, True])
@@ -96,17 +80,11 @@ def test_a_card_the_file_names_but_cannot_draw_is_left_out(tmp_path):
     assert set(cards) == set(labels)
 
 
-@pytest.mark.skipif(not shutil.which("rsvg-convert"), reason="librsvg2-bin draws the decks (.ci/run installs it)")
+@pytest.mark.skipif(
+    not shutil.which("rsvg-convert"), reason="librsvg2-bin draws the decks (.ci/run installs it)"
+)
 def test_a_deck_of_too_few_french_cards_is_no_deck(tmp_path):
     assert deck_cards(deck_svg(tmp_path, CARD_LABELS[:30])) == {}
-
-
-def fake_decks(folder, names):
-    for name in names:
-        deck = folder / name
-        deck.mkdir(parents=True)
-        cv2.imwrite(str(deck / "KS.png"), drawn_card())
-        (deck / "index.json").write_text(json.dumps({"KS": index_box(drawn_card())}))
 
 
 def test_a_corner_crop_is_centred_on_the_index(tmp_path):

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from datasets.faces import render_set
+from datasets.faces.photos import TIGHTNESSES
+from models import face_card
 from models.face_card import (
     average_lines,
     average_step,
@@ -15,12 +17,15 @@ from models.face_card import (
     noise_section,
     print_section,
     quantized_lines,
+    real_deck_reports,
+    real_deck_section,
     reproduce_command,
     started_line,
     teacher_words,
     with_webcam_noise,
 )
-from vision.faces import FAST_MODEL, FaceClassifier
+from tests.decks import fake_decks
+from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 
 
 def test_webcam_noise_is_the_same_for_every_model_measured_and_none_leaves_crops_alone():
@@ -135,3 +140,15 @@ def test_the_card_shows_print_read_as_a_face_by_this_file_and_the_one_before():
     assert "| file | any one turn | d6 one turn |" in text
     assert "| this file | 4.9% | 0.6% |" in text and "| the file it started from | 25.4% | 5.9% |" in text
     assert "started from" not in print_section({"any one turn": 0.1}, {})
+
+
+def test_the_real_decks_row_reads_the_held_out_decks_only_at_each_tightness(tmp_path, monkeypatch):
+    classifier = FaceClassifier(DEFAULT_MODEL, data_dir=tmp_path / "taught", min_confidence=0.0)
+    assert real_deck_reports(classifier, tmp_path) == []  # no decks fetched
+    assert "Not measured" in real_deck_section([])
+    monkeypatch.setattr(face_card, "TEST_DECKS", {"held", "also held"})
+    fake_decks(tmp_path, ["held", "also held", "trained"])
+    reports = real_deck_reports(classifier, tmp_path)
+    assert [tightness for tightness, _, _ in reports] == list(TIGHTNESSES)
+    assert all(one["n"] == photo["n"] == 2 for _, one, photo in reports)  # one card of each held deck
+    assert "| 1.4 | 2 |" in real_deck_section(reports)
