@@ -996,9 +996,12 @@ def learnt_from_real_photos(recipe: dict) -> bool:
 
 def data_words(recipe: dict) -> str:
     """What the run learnt from, for the card's Recipe."""
+    decks = (
+        f", and the corners of {len(recipe['deck_names'])} real decks' cards" if recipe.get("decks") else ""
+    )
     if learnt_from_real_photos(recipe):
-        return "rendered crops, and real photos with no dice in them (below)"
-    return "only rendered crops (no real photos)"
+        return f"rendered crops, and real photos with no dice in them (below){decks}"
+    return f"only rendered crops (no real photos){decks}"
 
 
 def real_photo_words(recipe: dict) -> str:
@@ -1043,6 +1046,10 @@ def reproduce_command(recipe: dict, model_name: str) -> str:
     if recipe.get("photo_tables"):
         command += f" --photo-tables {' '.join(recipe['photo_tables'])}"
         command += f" --photo-table-share {recipe['photo_table_share']}"
+    if recipe.get("decks"):
+        command += f" --decks {recipe['decks']} --deck-copies {recipe['deck_copies']}"
+        if not any(recipe.get(key) for key in ("scenes", "negatives", "print_negatives")):
+            command += f" --scene-share {recipe['scene_share']}"
     if recipe.get("swirled"):
         command += f" --swirled {recipe['swirled']:g}"
     for key in ("degrade", "relight", "soften"):

@@ -807,6 +807,7 @@ def main(argv=None):
         recipe |= {
             "decks": str(args.decks),
             "deck_names": deck_names(args.decks),
+            "deck_copies": args.deck_copies,
             "deck_corners": len(corner_labels),
             "scene_share": args.scene_share,
         }

@@ -93,3 +93,15 @@ def test_the_card_says_real_photos_were_learnt_from_only_when_they_were():
     for recipe in ({"negatives": ["photos"]}, {"photo_tables": ["photos"], "photo_table_share": 0.5}):
         assert "real photos with no dice" in data_words(recipe)
         assert "real photograph of a die" in real_photo_words(recipe)
+
+
+def test_the_card_says_which_real_decks_were_learnt_from():
+    recipe = {"seed": 74, "decks": "data/card-decks", "deck_names": ["anglo", "dondorf"], "deck_copies": 12}
+    recipe["scene_share"] = 0.35
+    assert reproduce_command(recipe, "faces.onnx").endswith(
+        "--seed 74 --decks data/card-decks --deck-copies 12 --scene-share 0.35"
+    )
+    recipe["negatives"] = ["data/photos-without-dice/train"]
+    assert reproduce_command(recipe, "faces.onnx").count("--scene-share 0.35") == 1
+    assert data_words(recipe).endswith("the corners of 2 real decks' cards")
+    assert "real decks" not in data_words({"seed": 26})
