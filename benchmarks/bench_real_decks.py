@@ -17,20 +17,21 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from datasets.card_decks import FOLDER, TEST_DECKS, corner_crops
+from datasets.card_decks import FOLDER, corner_crops, fetched_decks
 from datasets.faces.photos import TIGHTNESSES
 from models.face_card import AS_A_PHOTO, read_all
 from vision.faces import FaceClassifier
 
 
-def share(hits: list[bool]) -> str:
-    return f"{np.mean(hits):.1%} of {len(hits)}"
+def shares(hits: tuple[list[bool], list[bool]]) -> str:
+    one_turn, as_photo = hits
+    return f"one turn {np.mean(one_turn):.1%}, as a photo {np.mean(as_photo):.1%} of {len(as_photo)}"
 
 
 def main(argv=None) -> None:
@@ -41,42 +42,28 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--save", type=Path, help="write a sheet of misread crops here")
     args = parser.parse_args(argv)
-    decks = sorted(p for p in args.folder.iterdir() if (p / "index.json").exists())
-    if args.decks != "all":
-        decks = [p for p in decks if (p.name in TEST_DECKS) == (args.decks == "test")]
+    decks = fetched_decks(args.folder, args.decks)
     if not decks:
-        raise SystemExit(f"no decks in {args.folder}: run python -m datasets.card_decks")
+        raise SystemExit(f"no {args.decks} decks in {args.folder}: run python -m datasets.card_decks")
     untaught = tempfile.mkdtemp()  # nothing learnt from this user's taps
     classifier = FaceClassifier(args.model, data_dir=untaught, min_confidence=0)
-    rows, one_turn, as_photo, misread = [], [], [], Counter()
-    wrong_crops = []
+    # hits read at one turn and as a photo: overall, by tightness and by deck
+    hits = defaultdict(lambda: ([], []))
+    misread, wrong_crops = Counter(), []
     for tightness in TIGHTNESSES:
         crops, labels, names = corner_crops(decks, args.seed, tightness)
-        one = [r == t for r, t in zip(read_all(classifier, crops), labels, strict=True)]
-        readings = read_all(classifier, crops, **AS_A_PHOTO)
-        photo = [r == t for r, t in zip(readings, labels, strict=True)]
-        rows.append((tightness, names, one, photo))
-        one_turn += one
-        as_photo += photo
-        misread.update(f"{t}->{r}" for r, t in zip(readings, labels, strict=True) if r != t)
-        wrong_crops += [cv2.resize(c, (96, 96)) for c, ok in zip(crops, photo, strict=True) if not ok]
-    print(f"{len(decks)} decks ({args.decks}): one turn {share(one_turn)}, as a photo {share(as_photo)}")
-    for tightness, _, one, photo in rows:
-        print(f"  tightness {tightness:g}: one turn {share(one)}, as a photo {share(photo)}")
-    for deck in decks:
-        one = [
-            ok
-            for _, names, hits, _ in rows
-            for name, ok in zip(names, hits, strict=True)
-            if name == deck.name
-        ]
-        photo = [
-            ok
-            for _, names, _, hits in rows
-            for name, ok in zip(names, hits, strict=True)
-            if name == deck.name
-        ]
-        print(f"  {deck.name}: one turn {share(one)}, as a photo {share(photo)}")
+        one_turn = read_all(classifier, crops)
+        as_photo = read_all(classifier, crops, **AS_A_PHOTO)
+        for crop, label, name, one, photo in zip(crops, labels, names, one_turn, as_photo, strict=True):
+            for key in ("all", f"tightness {tightness:g}", name):
+                hits[key][0].append(one == label)
+                hits[key][1].append(photo == label)
+            if photo != label:
+                misread[f"{label}->{photo}"] += 1
+                wrong_crops.append(cv2.resize(crop, (96, 96)))
+    print(f"{len(decks)} decks ({args.decks}): {shares(hits['all'])}")
+    for key in [f"tightness {t:g}" for t in TIGHTNESSES] + [deck.name for deck in decks]:
+        print(f"  {key}: {shares(hits[key])}")
     print("most misread, as a photo:", ", ".join(f"{k} x{n}" for k, n in misread.most_common(12)))
     if args.save and wrong_crops:
         columns = 16

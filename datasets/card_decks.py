@@ -234,18 +234,23 @@ def corner_crops(decks: list[Path], seed: int, tightness: float):
     return crops, labels, names
 
 
+def fetched_decks(folder: Path, split: str) -> list[Path]:
+    """The decks fetched into ``folder`` (none where it is not there) of ``split``: "test"
+    (``TEST_DECKS``), "train" (the rest) or "all", in name order."""
+    decks = sorted(p for p in folder.glob("*") if (p / "index.json").exists())
+    return [p for p in decks if split == "all" or (p.name in TEST_DECKS) == (split == "test")]
+
+
 def deck_names(folder: Path) -> list[str]:
     """The fetched decks in ``folder`` that may be trained on."""
-    return sorted(
-        p.name for p in folder.iterdir() if (p / "index.json").exists() and p.name not in TEST_DECKS
-    )
+    return [deck.name for deck in fetched_decks(folder, "train")]
 
 
 def training_corners(folder: Path, copies: int, seed: int) -> tuple[list[np.ndarray], list[str]]:
     """``copies`` corner crops of every card of the decks in ``folder`` not held out for
     testing, each at a tightness drawn from 1.0 to 3.5 (a little beyond the benchmark's
     1.1 to 3.2); the crops and labels."""
-    decks = [folder / name for name in deck_names(folder)]
+    decks = fetched_decks(folder, "train")
     if not decks:
         raise SystemExit(f"no training decks in {folder}: run python -m datasets.card_decks")
     crops, labels = [], []

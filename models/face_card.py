@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from datasets.card_decks import FOLDER as DECKS
-from datasets.card_decks import TEST_DECKS, corner_crops
+from datasets.card_decks import TEST_DECKS, corner_crops, fetched_decks
 from datasets.faces import FAMILIES, HELDOUT_FAMILIES, NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS
 from datasets.faces.photos import TIGHTNESSES, corner_photos
@@ -106,7 +106,7 @@ def corner_photo_reports(
 def real_deck_reports(classifier: FaceClassifier, folder: Path = DECKS) -> list[tuple[float, dict, dict]]:
     """The held-out real decks' corners (``datasets.card_decks``) at each tightness; none
     where the decks were not fetched."""
-    decks = sorted(folder / name for name in TEST_DECKS if (folder / name / "index.json").exists())
+    decks = fetched_decks(folder, "test")
     if not decks:
         return []
     return tightness_reports(classifier, lambda tightness: corner_crops(decks, REAL_DECK_SEED, tightness)[:2])

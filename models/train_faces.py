@@ -322,6 +322,13 @@ def photo_negatives(folders, random_quads: int = NEGATIVE_RANDOM) -> np.ndarray:
     return crops[crops.mean(3).reshape(len(crops), -1).std(1) >= NEGATIVE_PLAIN]
 
 
+def joined(shared, crops: np.ndarray, labels: list[str]) -> tuple[np.ndarray, list[str]]:
+    """``crops`` and their ``labels`` added to the ``shared`` crops (None: none yet)."""
+    if shared is None:
+        return crops, list(labels)
+    return np.concatenate([shared[0], crops]), [*shared[1], *labels]
+
+
 def scene_draws(pool_size: int, scene_size: int, scene_share: float) -> int:
     """Scene crops per epoch, so that they make ``scene_share`` of it beside the whole pool."""
     return round(pool_size * scene_share / (1 - scene_share)) if scene_size else 0
@@ -729,19 +736,15 @@ def main(argv=None):
     shared = scenes  # the crops that make --scene-share of each epoch
     if args.negatives:
         negatives = photo_negatives(args.negatives, args.negative_random)
-        crops, crop_labels = scenes if scenes is not None else (negatives[:0], [])
-        shared = (np.concatenate([crops, negatives]), [*crop_labels, *[NONE] * len(negatives)])
+        shared = joined(shared, negatives, [NONE] * len(negatives))
     if args.print_negatives:
         prints = print_negatives(args.print_negatives, args.seed, args.workers)
-        crops, crop_labels = shared if shared is not None else (prints[:0], [])
-        shared = (np.concatenate([crops, prints]), [*crop_labels, *[NONE] * len(prints)])
+        shared = joined(shared, prints, [NONE] * len(prints))
     if args.decks:
         corners, corner_labels = training_corners(args.decks, args.deck_copies, args.seed)
-        corners = np.stack(
-            [cv2.resize(c, (INPUT_SIZE, INPUT_SIZE), interpolation=cv2.INTER_AREA) for c in corners]
-        )
-        crops, crop_labels = shared if shared is not None else (corners[:0], [])
-        shared = (np.concatenate([crops, corners]), [*crop_labels, *corner_labels])
+        square = (INPUT_SIZE, INPUT_SIZE)
+        corners = np.stack([cv2.resize(c, square, interpolation=cv2.INTER_AREA) for c in corners])
+        shared = joined(shared, corners, corner_labels)
     cut = time.time()
     teacher = None
     if args.teacher:

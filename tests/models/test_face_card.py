@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets import card_decks
 from datasets.faces import render_set
 from datasets.faces.photos import TIGHTNESSES
-from models import face_card
 from models.face_card import (
     average_lines,
     average_step,
@@ -146,7 +146,7 @@ def test_the_real_decks_row_reads_the_held_out_decks_only_at_each_tightness(tmp_
     classifier = FaceClassifier(DEFAULT_MODEL, data_dir=tmp_path / "taught", min_confidence=0.0)
     assert real_deck_reports(classifier, tmp_path) == []  # no decks fetched
     assert "Not measured" in real_deck_section([])
-    monkeypatch.setattr(face_card, "TEST_DECKS", {"held", "also held"})
+    monkeypatch.setattr(card_decks, "TEST_DECKS", {"held", "also held"})
     fake_decks(tmp_path, ["held", "also held", "trained"])
     reports = real_deck_reports(classifier, tmp_path)
     assert [tightness for tightness, _, _ in reports] == list(TIGHTNESSES)

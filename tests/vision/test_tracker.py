@@ -26,6 +26,7 @@ from vision.tracker import (
     shrink,
     steadied,
     steady_mean,
+    still_gains,
     vote,
 )
 
@@ -683,6 +684,19 @@ def test_relit_matches_light_row_by_row_but_not_a_moved_die():
     table.dice = [(100, 100, "5")]  # a die lands in the lit frame
     landed = np.clip(table.frame() * gains, 0, 255).astype(np.uint8)
     assert np.median(np.abs(relit(before, landed).astype(int) - landed)[90:110, 90:110]) > 40
+
+
+def test_a_rows_light_is_told_by_its_still_pixels_and_a_row_that_all_moved_by_the_frames():
+    rng = np.random.default_rng(3)
+    ratio = rng.uniform(0.5, 1.5, (6, 9, 3)).astype(np.float32)
+    still = rng.random((6, 9)) > 0.3
+    still[:, 0] = True  # every row keeps a still pixel...
+    still[4] = False  # ...but one: an arm across the whole row
+    gains = still_gains(ratio, still)
+    for row in (0, 1, 2, 3, 5):
+        kept = np.sort(ratio[row][still[row]], axis=0)
+        assert np.array_equal(gains[row], kept[(len(kept) - 1) // 2])  # the lower middle
+    assert np.allclose(gains[4], np.median(ratio[still], axis=0))
 
 
 class Hand:
