@@ -90,11 +90,13 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
         }
     )
     prune_crops(Path(app.config["CROPS"]), [(game_id, made) for game_id, _, made in games])
+    # waitress binds "::" to IPv6 alone, where every address is meant and the address printed
+    # is IPv4: it is bound beside it
+    where = {"listen": f"0.0.0.0:{port} [::]:{port}"} if host == "::" else {"host": host, "port": port}
     try:  # bound before anything is printed: a port in use says so, not a QR code and a PIN
         server = waitress.create_server(
             app,
-            host=host,
-            port=port,
+            **where,
             threads=app.config["STREAMS_AT_ONCE"] + REQUEST_THREADS,
             channel_request_lookahead=CHANNEL_REQUEST_LOOKAHEAD,
             ident="dicescore",

@@ -99,6 +99,25 @@ def test_a_killed_server_restarts_with_every_acknowledged_move(database):
         server.kill()
 
 
+def ipv6_here() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not ipv6_here(), reason="this machine has no IPv6")
+def test_shared_on_every_address_it_answers_at_the_ipv4_address_it_prints_and_on_ipv6(database):
+    server = Server(database, "--host", "::")  # waits until 127.0.0.1 answers: IPv4 is bound too
+    try:
+        with urllib.request.urlopen(f"http://[::1]:{server.port}/api/session", timeout=10) as response:
+            assert "csrf" in json.load(response)
+    finally:
+        server.kill()
+
+
 def test_shared_on_the_lan_it_prints_the_address_a_qr_code_and_the_pin(database):
     server = Server(database, "--host", "0.0.0.0")
     try:
@@ -272,7 +291,10 @@ def test_shared_on_the_lan_the_qr_code_opens_the_lan_address_and_the_pin_has_six
     assert (
         app.config["SECRET_KEY"] == (database.parent / "webui-secret.key").read_text()
     )  # joined PINs outlive a restart
-    assert (no_server.asked["host"], no_server.asked["port"]) == (host, 8000)
+    if host == "::":  # every address, IPv4 too: waitress binds "::" alone to IPv6 only
+        assert no_server.asked["listen"] == "0.0.0.0:8000 [::]:8000"
+    else:
+        assert (no_server.asked["host"], no_server.asked["port"]) == (host, 8000)
     assert no_server.asked["threads"] > app.config["STREAMS_AT_ONCE"]  # open pages never take every thread
 
 
