@@ -376,7 +376,12 @@ def webcam_degraded(rng, crops: np.ndarray, share: float) -> np.ndarray:
             encoded = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
             crop = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
         out[i] = crop
-    return smooth_noisy(out)
+    return smoothed_bytes(out)
+
+
+def smoothed_bytes(crops: np.ndarray) -> np.ndarray:
+    """uint8 ``crops``, each noisy one smoothed as ``FaceClassifier.prepare`` smooths it, in bytes."""
+    return np.rint(smooth_noisy(crops)).astype(np.uint8)
 
 
 def relit(rng, crops: np.ndarray) -> np.ndarray:
@@ -401,7 +406,7 @@ def relit(rng, crops: np.ndarray) -> np.ndarray:
         if rng.random() < chance["curve"]:
             crop = crop ** rng.uniform(*CURVE)
         out[i] = np.clip(crop * 255 + 0.5, 0, 255)
-    return smooth_noisy(out)
+    return smoothed_bytes(out)
 
 
 def softened(rng, crops: np.ndarray) -> np.ndarray:

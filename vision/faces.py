@@ -34,9 +34,9 @@ the die it was made on and the same die seen again; showing each face of an unse
 once teaches it in part: it halves the faces read wrong, and leaves near ties unsure, for a
 tap (docs/vision.md, "Teaching a dice set").  Embeddings are recomputed from the stored
 crops when the classifier starts, so taught examples survive a model update; the newest
-``TAUGHT_PER_FACE`` of each face and die kind are kept and read.  ``unlearn(crop, label,
-kind)`` takes one lesson back (a correction undone); ``forget()`` deletes them (one face's,
-one kind's, or all).
+``TAUGHT_PER_FACE`` of each face and die kind are read, and a few older ones kept unread.
+``unlearn(crop, label, kind)`` takes one lesson back (a correction undone: the example it
+pushed out is read again); ``forget()`` deletes them (one face's, one kind's, or all).
 """
 
 from __future__ import annotations
@@ -104,6 +104,9 @@ TAUGHT_SET_SCALE = 24.0
 # is embedded at each start and compared with every crop read, and taps on a misread that
 # keeps coming back would otherwise pile up; the newest are the camera's light as it is now.
 TAUGHT_PER_FACE = 4
+# Examples a tap pushes out of those read stay on disk, unread, this many deep: a correction
+# undone (``unlearn``) brings back the example it pushed out.
+TAUGHT_SPARE = 2
 # A crop whose noise estimate (``noisy``) reaches this is smoothed before it is read:
 # the network learnt from renders far cleaner than a dim webcam's frames, and rendered crops
 # with noise of 15 grey levels read 85% instead of 95% unsmoothed, 92% smoothed.  Clean
@@ -284,8 +287,8 @@ class FaceClassifier:
     def prepare(self, crops) -> np.ndarray:
         """BGR crops (any size, grey or BGRA too) as the network's input, N x 3 x S x S float
         0..1; a noisy crop (``noisy``) smoothed first."""
-        sized = smooth_noisy(np.stack([self._fit(crop) for crop in crops]))
-        return sized.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        sized = np.stack([self._fit(crop) for crop in crops])
+        return smooth_noisy(sized).transpose(0, 3, 1, 2) / np.float32(255)
 
     def _cosines(self, batch: np.ndarray, allowed: np.ndarray, sharpen: float = 1.0):
         """Cosine of each crop to each label: the trained class, or the nearest taught example
@@ -408,11 +411,13 @@ class FaceClassifier:
                     f"could not take back {earlier}, taught before: {error.strerror or error}"
                 ) from None
             reloaded.add(earlier.parent.name)
-        for path in self._examples(label, kind)[TAUGHT_PER_FACE:]:
+        examples = self._examples(label, kind)
+        if len(examples) > TAUGHT_PER_FACE:  # the oldest read is pushed out: a spare now
+            reloaded.add(label)
+        for path in examples[TAUGHT_PER_FACE + TAUGHT_SPARE :]:
             try:
                 path.unlink()
-                reloaded.add(label)
-            except OSError:  # one example more than a face keeps reads no worse
+            except OSError:  # one spare more than a face keeps reads no worse
                 log.warning("could not delete %s, an example beyond those a face keeps", path)
         for changed_label in reloaded:
             self._reload(changed_label)
@@ -566,13 +571,14 @@ class FaceClassifier:
 
     def _kept_examples(self, label: str, warn: bool = False) -> list[Path]:
         """``label``'s stored examples that are read: the newest ``TAUGHT_PER_FACE`` of each die
-        kind, as ``learn`` keeps (hundreds put there by hand slowed every reading); by name."""
+        kind, as ``learn`` keeps (hundreds put there by hand slowed every reading; the spares
+        ``learn`` keeps are not read); by name."""
         folder = self.data_dir / label
         by_kind: dict[str | None, list[Path]] = {}
         for path in newest_first(folder.glob("*.png")):
             by_kind.setdefault(taught_kind(path), []).append(path)
         for kind, paths in by_kind.items():
-            if warn and len(paths) > TAUGHT_PER_FACE:
+            if warn and len(paths) > TAUGHT_PER_FACE + TAUGHT_SPARE:
                 log.warning(
                     "%s has %d examples of %s taught for %s: the newest %d are read, as a face keeps",
                     folder,
@@ -680,12 +686,15 @@ def noisy(crops: np.ndarray) -> np.ndarray:
 
 
 def smooth_noisy(crops: np.ndarray) -> np.ndarray:
-    """N x S x S BGR uint8 crops with each noisy one (``noisy``) smoothed, in place, keeping
+    """N x S x S BGR uint8 crops as floats (0-255), each noisy one (``noisy``) smoothed, keeping
     its print's edges (a bilateral filter): the network reads a smoothed noisy crop better
-    than the raw one (docs/vision.md)."""
+    than the raw one (docs/vision.md).  Smoothed in floats, a crop turned a right angle
+    smooths to the crop smoothed and turned; in bytes, a fifth of noisy crops came out a grey
+    level apart in places, and read a little differently turned."""
+    smoothed = crops.astype(np.float32)
     for i in np.flatnonzero(noisy(crops)):
-        crops[i] = cv2.bilateralFilter(crops[i], 5, 40, 3)
-    return crops
+        smoothed[i] = cv2.bilateralFilter(smoothed[i], 5, 40, 3)
+    return smoothed
 
 
 def widened(batch: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from datasets.faces import HELDOUT_FAMILIES, TRAIN_FAMILIES, render_set
-from datasets.faces.render import face_quad, upsampled
+from datasets.faces.render import PALE_DICE, face_quad, material, upsampled
 
 
 @pytest.mark.parametrize("families", [TRAIN_FAMILIES, HELDOUT_FAMILIES])
@@ -61,3 +61,14 @@ def test_a_face_tilted_45_degrees_is_foreshortened_and_shows_a_side():
     ratio = cv2.contourArea(tilted.astype(np.float32)) / cv2.contourArea(flat.astype(np.float32))
     assert 0.6 < ratio < 0.8  # about cos 45 degrees, with the near edge longer than the far one
     assert np.linalg.norm(side_offset) > 0.2 * np.linalg.norm(flat[1] - flat[0])
+
+
+def test_a_share_of_cubes_and_pip_faces_is_white_or_ivory_as_in_the_scenes():
+    def near_white(family, n=3000):
+        rng = np.random.default_rng(11)
+        return np.mean([material(rng, family).min() > 0.75 for _ in range(n)])
+
+    assert near_white("card_face") > 0.7
+    for family in ("cubes_word", "numerals", "d6_pips"):
+        # from the colour wheel alone, about 4% (1 face in 25)
+        assert PALE_DICE - 0.1 < near_white(family) < PALE_DICE + 0.05

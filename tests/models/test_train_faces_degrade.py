@@ -13,7 +13,7 @@ from datasets.faces.glyphs import FIRST_FONTS
 from models import train_faces
 from models.face_net import from_onnx
 from tests.models.nets import face_net_as_if_trained, gap_to, softened
-from vision.faces import DEFAULT_MODEL, FAST_MODEL, noisy, smooth_noisy
+from vision.faces import DEFAULT_MODEL, FAST_MODEL, noisy
 
 
 def onnx_outputs(path, x: torch.Tensor):
@@ -65,7 +65,7 @@ def test_degraded_crops_are_noisy_seeded_and_leave_the_rest_alone():
     # what the reader sees: noisy crops are smoothed, as FaceClassifier.prepare does
     assert not noisy(worse).all()
     untouched = train_faces.webcam_degraded(np.random.default_rng(1), crops, share=0.0)
-    assert (untouched == smooth_noisy(crops.copy())).all()
+    assert (untouched == train_faces.smoothed_bytes(crops)).all()
 
 
 def test_training_from_an_onnx_file_keeps_its_folded_norms(tmp_path, monkeypatch):
