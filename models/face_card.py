@@ -681,6 +681,10 @@ def write_card(
 - {recipe["swirled"]:.0%} of the Cubes and pip dice faces are cast in a swirled, speckled,
   glittering, pearly or two-tone plastic instead of a flat colour (`datasets.faces.plastics`,
   the trained plastics), as many real dice are."""
+    if recipe.get("pale_dice"):
+        scene_data += f"""
+- {recipe["pale_dice"]:.0%} of the Cubes and pip dice faces are white or ivory plastic
+  (`datasets.faces.render.PALE_DICE`), as the scenes cast them and as most pip dice are."""
     width = recipe.get("width", WIDTH)
     eight_bit = quantized_lines(recipe, unquantized, trained, heldout, corner, latency)
     limits = size_limit(model_path) + started_line(recipe, before, trained, heldout, corner)

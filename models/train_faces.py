@@ -47,6 +47,7 @@ from datasets.faces import NONE, TRAIN_FAMILIES, render_set
 from datasets.faces.glyphs import HELDOUT_FONTS, TRAIN_FONTS, available
 from datasets.faces.photo_tables import photo_tables
 from datasets.faces.printed import render_prints
+from datasets.faces.render import PALE_DICE
 from datasets.photos_without_dice import photos
 from datasets.scenes.render import truth_paths
 from models.devices import add_device_arguments, device_name
@@ -793,6 +794,7 @@ def main(argv=None):
         "init": str(args.init) if args.init else None,
         "width": width,
         "train_fonts": len(available(TRAIN_FONTS)),  # the crops' fonts installed here
+        "pale_dice": PALE_DICE,
     }
     if args.teacher:
         recipe |= {
