@@ -6,7 +6,7 @@ import numpy as np
 
 from datasets.faces.glyphs import HELDOUT_FONTS
 from datasets.faces.printed import FACE_WORDS, render_prints, word
-from models.face_card import reproduce_command
+from models.face_recipe import reproduce_command
 
 
 def test_prints_are_seeded_and_the_same_rendered_in_chunks():

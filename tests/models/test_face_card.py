@@ -11,19 +11,16 @@ from datasets import card_decks
 from datasets.faces import render_set
 from datasets.faces.photos import TIGHTNESSES
 from models.face_card import (
-    average_lines,
-    average_step,
     noise_report,
     noise_section,
     print_section,
     quantized_lines,
     real_deck_reports,
     real_deck_section,
-    reproduce_command,
     started_line,
-    teacher_words,
     with_webcam_noise,
 )
+from models.face_recipe import average_lines, average_step, reproduce_command, teacher_words
 from tests.decks import fake_decks
 from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from datasets.photos_without_dice import LONGEST_SIDE, keep_wallpaper, photos
-from models.face_card import data_words, real_photo_words, reproduce_command
 from models.face_net import INPUT_SIZE
+from models.face_recipe import data_words, real_photo_words, reproduce_command
 from models.train_faces import NEGATIVE_PLAIN, photo_negatives
 
 

@@ -16,8 +16,9 @@ import torch
 
 from datasets.faces import NONE, render_set
 from models import train_faces
-from models.face_card import reproduce_command, scene_dice, scene_reports
+from models.face_card import scene_dice, scene_reports
 from models.face_net import WIDTH, FaceNet, width_of
+from models.face_recipe import reproduce_command
 from models.train_faces import (
     SCENE_JITTER,
     SCENE_SEEN,
