@@ -55,6 +55,7 @@ class Server:
                 break
             except OSError:
                 if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.kill()  # a server that never answered is not left running
                     raise
                 time.sleep(0.1)
 
