@@ -103,7 +103,8 @@ def serve(host: str, port: int, database: str | None, source: str | None) -> Non
         )
     except (OSError, ValueError) as error:  # in use, not this machine's address, no such host
         why = getattr(error, "strerror", None) or error
-        raise ValueError(f"cannot serve at {host}:{port}: {why}") from None
+        at = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"  # IPv6 in brackets
+        raise ValueError(f"cannot serve at {at}: {why}") from None
     if rolls is not None:
         start(app, rolls)
     shown = lan_address() if host in ("0.0.0.0", "::") else host

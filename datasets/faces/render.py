@@ -38,8 +38,8 @@ CARD_FAMILIES = {
 }
 # White or ivory Cubes and pip faces, as often as the scenes cast such dice
 # (datasets.scenes.render.die_material) and most real pip dice are: drawn from the whole
-# colour wheel alone, about 1 face in 25 came out white or ivory, and the network took a white blank
-# face for a white table or sheet of paper.
+# colour wheel alone, about 1 face in 25 came out so, and a white blank Cubes face in a
+# scene read unsure (docs/vision-limits.md, session 71).
 PALE_DICE = 0.3
 
 

@@ -372,6 +372,20 @@ def test_the_session_key_is_made_at_the_first_start_kept_for_the_next_and_a_bad_
         secret_key(tmp_path / "games.sqlite")
 
 
+@pytest.mark.skipif(not ipv6_here(), reason="this machine has no IPv6")
+def test_an_ipv6_address_in_use_is_said_in_brackets(tmp_path, capsys):
+    from dicescore.cli import main
+
+    with socket.socket(socket.AF_INET6) as taken:
+        taken.bind(("::1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        serve = ["serve", "--host", "::1", "--port", str(port), "--db", str(tmp_path / "g.sqlite")]
+        assert main([*serve, "--source", "manual"]) == 2
+    said = capsys.readouterr().err
+    assert said == f"dicescore serve: error: cannot serve at [::1]:{port}: Address already in use\n"
+
+
 def test_a_host_that_is_no_address_is_one_clear_error(tmp_path, capsys):
     from dicescore.cli import main
 
