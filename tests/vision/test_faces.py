@@ -647,14 +647,20 @@ def test_learn_and_forget_round_trip(tmp_path):
     assert FaceClassifier(data_dir=tmp_path).learned() == {}
 
 
+def taught_days_apart(clf, crops, label, kind, folder):
+    """Teach ``crops`` as ``label`` in turn, each example's file dated a day after the one
+    before, the first the longest ago."""
+    for age, crop in enumerate(crops):
+        clf.learn(crop, label, kind)
+        newest = max(folder.glob("*.png"), key=lambda path: path.stat().st_mtime_ns)
+        days = len(crops) - age
+        os.utime(newest, ns=(newest.stat().st_mtime_ns - days * 86_400 * 10**9,) * 2)
+
+
 def test_a_face_keeps_its_newest_examples_for_each_kind(tmp_path):
     crops = render_set(TAUGHT_PER_FACE + 2, 9, ("framed",))[0]
     clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
-    for age, crop in enumerate(crops[:-1]):
-        clf.learn(crop, "3", "cubes")
-        newest = max((tmp_path / "3").glob("*.png"), key=lambda path: path.stat().st_mtime_ns)
-        days = len(crops) - age  # taught days apart, the first the longest ago
-        os.utime(newest, ns=(newest.stat().st_mtime_ns - days * 86_400 * 10**9,) * 2)
+    taught_days_apart(clf, crops[:-1], "3", "cubes", tmp_path / "3")
     clf.learn(crops[-1], "3", "d6")  # another kind's examples are kept apart
     assert clf.learned() == {"3": TAUGHT_PER_FACE + 1}
     kept = clf.taught_examples("cubes")["3"]
@@ -930,11 +936,7 @@ def test_a_face_keeps_no_more_examples_on_disk_than_it_reads_and_its_spares(tmp_
 def test_a_tap_undone_brings_back_the_example_it_pushed_out(tmp_path):
     crops = render_set(TAUGHT_PER_FACE + 1, 9, ("framed",))[0]
     clf = FaceClassifier(FAST_MODEL, data_dir=tmp_path)
-    for age, crop in enumerate(crops[:-1]):
-        clf.learn(crop, "3", "cubes")
-        newest = max((tmp_path / "3").glob("*.png"), key=lambda path: path.stat().st_mtime_ns)
-        days = len(crops) - age  # taught days apart, the first the longest ago
-        os.utime(newest, ns=(newest.stat().st_mtime_ns - days * 86_400 * 10**9,) * 2)
+    taught_days_apart(clf, crops[:-1], "3", "cubes", tmp_path / "3")
     images = render_set(300, FRESH_SEED, ("framed",))[0]
     before = clf.classify(images, kind="cubes", **CAMERA_READ)
     assert clf.learn(crops[-1], "3", "cubes") == {"3"}
