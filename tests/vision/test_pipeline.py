@@ -951,6 +951,18 @@ def test_a_photos_find_called_no_face_is_judged_on_its_best_cut():
     assert len(DiceReader("d6", RimmedFind(), SeesOnlyLight()).read(np.zeros_like(frame), still=True)) == 0
 
 
+def test_a_die_read_unsure_from_its_find_is_cut_again_before_its_print_is_taken_for_dice():
+    # a 6 printed with square pips read under SURE_CONTAINER from the detector's outline, and
+    # its five squares stayed as five BLANK dice (heldout-cubes-hires scene 7, session 72)
+    frame = np.zeros((200, 200, 3), np.uint8)
+    cv2.rectangle(frame, (47, 47), (153, 153), (255, 255, 255), 4)  # light just outside the die
+    die = RimmedFind.quads[0]
+    pips = np.float32([[[70, 70], [90, 70], [90, 90], [70, 90]], [[110, 110], [130, 110], [130, 130], [110, 130]]])
+    reader = DiceReader("cubes", RimmedFind(), SeesOnlyLight())
+    assert reader.is_print(frame, die, pips)  # cut 12% wider, the die reads a sure six
+    assert not reader.is_print(np.zeros_like(frame), die, pips)  # no cut reads it: the pips may be dice
+
+
 class SideFaceDetector:
     """Finds a die's top face (0.9) and, 0.7 of a side below it, its side face scored ``side``."""
 
