@@ -71,10 +71,10 @@ class DiceReader:
         find the classifier calls no face is kept only where the detector is sure of it
         (``SURE_FIND``, in a photo ``UNREAD_KEPT_FROM``); a photo's find is judged so on its
         surest cut, since the detector's corners can cut a plain face down to what reads as
-        table (a white blank die: `none` 0.98, cut 12% wider BLANK 0.89). A photo's find whose face is
-        still unread once cut again is kept from ``UNREAD_KEPT_FROM`` too, unless
-        ``unreadable`` asks for every such find (a set shown to the camera to be taught: the
-        dice it cannot read are the ones to teach).
+        table (a white blank die: `none` 0.98, cut 12% wider BLANK 0.89). A photo's find
+        whose face is still unread once cut again is kept from ``UNREAD_KEPT_FROM`` too,
+        unless ``unreadable`` asks for every such find (a set shown to the camera to be
+        taught: the dice it cannot read are the ones to teach).
         Video frames are read at one turn each, the next one each frame, so that the tracker's
         vote over a settled roll's frames sees each die turned every way for the price of one.
         Either way, a find too near a surer one is dropped as that die's side face (in a video
@@ -109,10 +109,10 @@ class DiceReader:
 
     def is_print(self, frame: np.ndarray, die: np.ndarray, marks: np.ndarray) -> bool:
         """Whether the finds at ``marks`` are print on the die at ``die`` (quads of ``frame``):
-        the die reads surely as a face of this kind, and each mark as a plain mark (a pip
-        reads as a 1 or a blank, a suit symbol as an ace) or as nothing. A group of dice
-        found as one may read as a face too (three dice as a three), but its dice read as
-        their own faces."""
+        the die reads surely as a face of this kind (from its find, or cut again as a photo's
+        unsure face is: ``RECUTS``), and each mark as a plain mark (a pip reads as a 1 or a
+        blank, a suit symbol as an ace) or as nothing. A group of dice found as one may read
+        as a face too (three dice as a three), but its dice read as their own faces."""
         crops = rectify(frame, np.concatenate([die[None], marks]))
         whole, *printed = self.classifier.classify(crops, kind=self.kind, turns=ALL_TURNS, second_look=False)
         if not all(face.label is None or face.label in PLAIN_MARKS for face in printed):
@@ -122,8 +122,7 @@ class DiceReader:
         # the detector's corners are off by about a tenth of a face: cut the die again as a
         # photo's unsure face is cut (a 6 printed with square pips read under 0.9 from its
         # find, its squares five BLANK dice; docs/vision-limits.md, session 72)
-        centre = die.mean(0)
-        recut = rectify(frame, [centre + (die - centre) * scale for scale in RECUTS])
+        recut = rectify(frame, [scaled(die, scale) for scale in RECUTS])
         again = self.classifier.classify(recut, kind=self.kind, turns=ALL_TURNS, second_look=False)
         return any(face.label is not None and face.confidence >= SURE_CONTAINER for face in again)
 
@@ -134,15 +133,18 @@ class DiceReader:
         unsure = [i for i, face in enumerate(faces) if face.confidence < RECUT_BELOW]
         if not unsure:
             return
-        centres = quads[unsure].mean(1, keepdims=True)
-        recut = [
-            crop for scale in RECUTS for crop in rectify(frame, centres + (quads[unsure] - centres) * scale)
-        ]
+        recut = [crop for scale in RECUTS for crop in rectify(frame, scaled(quads[unsure], scale))]
         again = self.classifier.classify(recut, kind=self.kind, turns=ALL_TURNS, second_look=True)
         for k, (face, crop) in enumerate(zip(again, recut, strict=True)):
             i = unsure[k % len(unsure)]
             if face.label is not None and face.confidence > faces[i].confidence:
                 faces[i], crops[i] = face, crop
+
+
+def scaled(quads: np.ndarray, scale: float) -> np.ndarray:
+    """``quads`` (..., 4, 2) grown (``scale`` over 1) or shrunk about their own centres."""
+    centres = quads.mean(-2, keepdims=True)
+    return centres + (quads - centres) * scale
 
 
 def each_face_once(faces: list[FaceReading], least: float) -> list[FaceReading]:

@@ -934,10 +934,8 @@ class SeesOnlyLight:
     """Reads a crop with any light in it as a sure six, and a dark one as no face."""
 
     def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
-        return [
-            FaceReading("6", 0.95, [("6", 0.95)]) if crop.max() > 0 else FaceReading(None, 0.0, [("6", 0.01)], 0.95)
-            for crop in crops
-        ]
+        sure_six, no_face = FaceReading("6", 0.95, [("6", 0.95)]), FaceReading(None, 0.0, [("6", 0.01)], 0.95)
+        return [sure_six if crop.max() > 0 else no_face for crop in crops]
 
 
 def test_a_photos_find_called_no_face_is_judged_on_its_best_cut():
@@ -957,7 +955,8 @@ def test_a_die_read_unsure_from_its_find_is_cut_again_before_its_print_is_taken_
     frame = np.zeros((200, 200, 3), np.uint8)
     cv2.rectangle(frame, (47, 47), (153, 153), (255, 255, 255), 4)  # light just outside the die
     die = RimmedFind.quads[0]
-    pips = np.float32([[[70, 70], [90, 70], [90, 90], [70, 90]], [[110, 110], [130, 110], [130, 130], [110, 130]]])
+    pip = np.float32([[0, 0], [20, 0], [20, 20], [0, 20]])
+    pips = np.stack([pip + 70, pip + 110])
     reader = DiceReader("cubes", RimmedFind(), SeesOnlyLight())
     assert reader.is_print(frame, die, pips)  # cut 12% wider, the die reads a sure six
     assert not reader.is_print(np.zeros_like(frame), die, pips)  # no cut reads it: the pips may be dice
