@@ -92,17 +92,15 @@ class DiceReader:
             self.recut_unsure(frame, found.quads, faces, crops)
         # A second opinion on the detector's unsure finds: the classifier knows what is not a
         # die face (table, card, chip).  Sure finds stay, even unreadable, for a tap to fix; a
-        # photo's unsure ones face a stricter check below, so it trusts the detector sooner.
+        # photo's unsure ones must also be read as a face, so it trusts the detector sooner.
         sure = UNREAD_KEPT_FROM if still else SURE_FIND
-        keep = [i for i, face in enumerate(faces) if found.scores[i] >= sure or face.nothing < NOT_A_FACE]
+        keep = [
+            i
+            for i, face in enumerate(faces)
+            if found.scores[i] >= sure
+            or (face.nothing < NOT_A_FACE and (face.label is not None or not still or unreadable))
+        ]
         found, faces, crops = found[keep], [faces[i] for i in keep], [crops[i] for i in keep]
-        if still and not unreadable:
-            kept = [
-                i
-                for i, face in enumerate(faces)
-                if face.label is not None or found.scores[i] >= UNREAD_KEPT_FROM
-            ]
-            found, faces, crops = found[kept], [faces[i] for i in kept], [crops[i] for i in kept]
         if self.die_kind.each_face_once and len(faces) <= self.die_kind.dice:
             faces = each_face_once(faces, self.classifier.min_confidence)
         return found.with_faces(faces, crops)
