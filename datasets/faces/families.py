@@ -32,17 +32,30 @@ class Family:
 # ---------------------------------------------------------------- colours and stamping
 
 
+# BGR ranges of the inks four-colour decks print a suit in. Hearts stay red in every such deck;
+# the other suits vary by maker (English decks: blue diamonds, green clubs; German tournament
+# decks: gold diamonds, green spades; some: blue or violet spades), so colour alone never names
+# a suit.
+FOUR_COLOUR_INKS = {
+    "blue": ((0.6, 0.85), (0.25, 0.45), (0.0, 0.15)),
+    "violet": ((0.65, 0.85), (0.35, 0.5), (0.35, 0.5)),
+    "green": ((0.1, 0.3), (0.45, 0.6), (0.0, 0.15)),
+    "gold": ((0.0, 0.2), (0.55, 0.8), (0.7, 0.95)),
+}
+SUIT_FOUR_COLOURS = {"D": ("blue", "gold"), "C": ("green", "blue"), "S": ("blue", "violet", "green")}
+FOUR_COLOUR_SHARE = 0.1
+
+
 def card_ink(rng, label: str) -> np.ndarray:
-    """Print colour of a card label: red or black, sometimes a four-colour deck, sometimes faded."""
+    """Print colour of a card label: red or black, sometimes a four-colour deck's, sometimes faded."""
     suit = "" if label.startswith("JOKER") else label[-1]  # "JOKER_RED" ends in D: no diamond
+    if suit in SUIT_FOUR_COLOURS and rng.random() < FOUR_COLOUR_SHARE:
+        ranges = FOUR_COLOUR_INKS[rng.choice(SUIT_FOUR_COLOURS[suit])]
+        return np.array([rng.uniform(low, high) for low, high in ranges])
     if label == "JOKER_RED" or suit in ("H", "D"):
         ink = np.array([rng.uniform(0.05, 0.3), rng.uniform(0.0, 0.2), rng.uniform(0.6, 0.9)])
-        if suit == "D" and rng.random() < 0.08:  # four-colour decks print diamonds blue
-            ink = np.array([rng.uniform(0.6, 0.85), rng.uniform(0.25, 0.45), rng.uniform(0.0, 0.15)])
     else:
         ink = np.full(3, rng.uniform(0.0, 0.22)) + rng.uniform(-0.04, 0.04, 3)
-        if suit == "C" and rng.random() < 0.08:  # ... and clubs green
-            ink = np.array([rng.uniform(0.1, 0.3), rng.uniform(0.45, 0.6), rng.uniform(0.0, 0.15)])
     return np.clip(ink, 0, 1)
 
 
