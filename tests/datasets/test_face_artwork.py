@@ -70,7 +70,7 @@ def test_a_court_picture_stays_right_of_and_below_its_corner():
 
 
 def test_four_colour_decks_give_suits_shared_inks_and_hearts_stay_red():
-    # a network that learnt "blue is a diamond" read a deck's blue spades as hearts and diamonds
+    # a network that learnt "coloured print is a red suit" read a real deck's violet spades as hearts
     inks = {suit: [card_ink(np.random.default_rng(s), "7" + suit) for s in range(400)] for suit in "SHDC"}
 
     def blue(ink):
