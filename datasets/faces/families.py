@@ -161,12 +161,18 @@ def draw_corner_index(rng, label, canvas, fonts):
     suit_h = h * 0.7
     cy_top = S / 2 - (h + suit_h + h * 0.12) / 2
     draw_index(rng, canvas, rank, suit, S / 2, cy_top, h, ink, fonts, condensed=rng.random() < 0.85)
-    # What a real card prints beside its index: a court card's picture in its frame, the
-    # nearest pip of a number card; an ace has nothing near it.
+    # What a real card prints beside its index: a court card's picture in its frame, or in
+    # some modern decks a large suit level with the rank; the nearest pip of a number card;
+    # an ace has nothing near it.
     if rank in COURT_RANKS and rng.random() < 0.8:
-        court_picture(
-            rng, canvas, S / 2 + h * rng.uniform(0.55, 0.9), cy_top + h * rng.uniform(-0.3, 0.4), ink
-        )
+        if rng.random() < 0.25:
+            big = h * rng.uniform(0.8, 1.3)
+            cx = S / 2 + h * rng.uniform(0.3, 0.5) + big / 2
+            stamp(canvas, suit_mask(rng, suit), cx, cy_top + big / 2 + h * rng.uniform(-0.1, 0.3), big, ink)
+        else:
+            court_picture(
+                rng, canvas, S / 2 + h * rng.uniform(0.55, 0.9), cy_top + h * rng.uniform(-0.3, 0.4), ink
+            )
     elif rng.random() < (0.1 if rank == "A" else 0.5):
         stamp(canvas, suit_mask(rng, suit), S * rng.uniform(0.85, 1.05), S * rng.uniform(0.85, 1.05), h, ink)
     card_edge(rng, canvas, S / 2 - h * rng.uniform(0.6, 1.3), cy_top - h * rng.uniform(0.25, 0.8), h)

@@ -87,6 +87,13 @@ TRAIN_FONTS = (
     "LiberationSerif-BoldItalic.ttf",
     "DejaVuSansMono.ttf",
     "DejaVuSerif-Italic.ttf",
+    # Session 74: heavy display serifs, condensed as a card's index is (fonts-noto-extra,
+    # fonts-roboto-slab).  A real deck printed in a fat condensed Didone had its Q read as 10
+    # and its 7 as 4: no font above has a hairline serif on a black stem.
+    *styles("NotoSerifDisplay-{}.ttf", "Black CondensedBlack ExtraCondensedBold SemiCondensedExtraBold"),
+    *styles("NotoSerif-{}.ttf", "CondensedBlack ExtraCondensedBold SemiCondensedBlack"),
+    *styles("NotoSans-{}.ttf", "CondensedBold ExtraCondensedBlack"),
+    *styles("RobotoSlab-{}.otf", "Regular Bold"),
 )
 # The first 24 training fonts, the only ones sessions 1-19 trained in: the shipped face
 # models, trained on from those sessions' networks in all 140 since, have learnt them longest.
@@ -204,10 +211,11 @@ def drawn_suit(suit: str, variant: int) -> np.ndarray:
             canvas[:] = canvas[::-1].copy()
             base = size - top + 0.6 * r
             poly([(c, c), (c - r * 0.9, base), (c + r * 0.9, base)])
-    else:  # clubs
+    else:  # clubs; the fullest one's lobes overlap into a blob, as some plastic decks print it
+        spread = 0.85 if variant == 2 else 1.15
         circle(c, c - 1.1 * r, r)
-        circle(c - 1.15 * r, c + 0.5 * r, r)
-        circle(c + 1.15 * r, c + 0.5 * r, r)
+        circle(c - spread * r, c + 0.5 * r, r)
+        circle(c + spread * r, c + 0.5 * r, r)
         poly([(c, c - 0.5 * r), (c - r * 0.8, c + 2.6 * r), (c + r * 0.8, c + 2.6 * r)])
         circle(c, c + 0.2 * r, 0.6 * r)
     small = cv2.resize(canvas, (RASTER_PX, RASTER_PX), interpolation=cv2.INTER_AREA)
