@@ -165,7 +165,7 @@ def draw_corner_index(rng, label, canvas, fonts):
     # some modern decks a large suit level with the rank; the nearest pip of a number card;
     # an ace has nothing near it.
     if rank in COURT_RANKS and rng.random() < 0.8:
-        if rng.random() < 0.25:
+        if rng.random() < 0.5:
             big = h * rng.uniform(0.8, 1.3)
             cx = S / 2 + h * rng.uniform(0.3, 0.5) + big / 2
             stamp(canvas, suit_mask(rng, suit), cx, cy_top + big / 2 + h * rng.uniform(-0.1, 0.3), big, ink)
