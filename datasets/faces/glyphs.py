@@ -88,8 +88,9 @@ TRAIN_FONTS = (
     "DejaVuSansMono.ttf",
     "DejaVuSerif-Italic.ttf",
     # Session 74: heavy display serifs, condensed as a card's index is (fonts-noto-extra,
-    # fonts-roboto-slab).  A real deck printed in a fat condensed Didone had its Q read as 10
-    # and its 7 as 4: no font above has a hairline serif on a black stem.
+    # fonts-roboto-slab), since no font above has a hairline serif on a black stem as the
+    # neoclassical decks' fat condensed Didone does.  That deck's Q read as 10 was not the
+    # font but the large suit beside it (docs/vision-limits.md, session 74).
     *styles("NotoSerifDisplay-{}.ttf", "Black CondensedBlack ExtraCondensedBold SemiCondensedExtraBold"),
     *styles("NotoSerif-{}.ttf", "CondensedBlack ExtraCondensedBold SemiCondensedBlack"),
     *styles("NotoSans-{}.ttf", "CondensedBold ExtraCondensedBlack"),
@@ -162,15 +163,16 @@ def text_mask(font: str, text: str, weight: int = 0) -> np.ndarray:
     image = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
     ImageDraw.Draw(image).text((pad - left, pad - top), text, fill=255, font=pil_font)
     mask = np.asarray(image, np.float32) / 255.0
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    if weight > 0:
-        mask = cv2.dilate(mask, kernel)
-    elif weight < 0:
-        # Thin the stems but keep any stroke eroding would wipe out: a Didone's hairline
-        # diagonal went, and its 4 was drawn as a 1, a light font's 7 as a dash.
-        thinned = cv2.erode(mask, kernel)
-        wiped = cv2.dilate(thinned, kernel) < 0.5
-        mask = np.maximum(thinned, mask * wiped)
+    if weight:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        if weight > 0:
+            mask = cv2.dilate(mask, kernel)
+        else:
+            # Thin the stems but keep any stroke eroding would wipe out: a Didone's hairline
+            # diagonal went, and its 4 was drawn as a 1, a light font's 7 as a dash.
+            thinned = cv2.erode(mask, kernel)
+            wiped = cv2.dilate(thinned, kernel) < 0.5
+            mask = np.maximum(thinned, mask * wiped)
     return tight(mask)
 
 

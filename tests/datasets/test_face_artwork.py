@@ -78,8 +78,9 @@ def suit_beside_rank(canvas, face_colour):
 
 
 def test_some_court_corners_print_a_large_suit_beside_the_rank():
-    # a real deck's QC and QS, with a large suit there, read as 10C and 10S: only number cards'
-    # corners had had print beside the index (3 of 200 then, from a table or material colour)
+    # a real deck's QC and QS, with a large suit there, read as 10C and 10S (and still mostly
+    # do): only number cards' corners had had print beside the index (3 of 200 then, from a
+    # table or material colour)
     def count(label):
         faces = (face_artwork(np.random.default_rng(s), label, "corner_index") for s in SEEDS)
         return sum(suit_beside_rank(*face) for face in faces)
