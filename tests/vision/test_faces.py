@@ -587,8 +587,9 @@ def test_a_crop_jpeg_left_blotchy_is_smoothed_too(monkeypatch):
     alone = accuracy_report(labels, read_all(clf, blotchy))["accuracy"]
     # the camera's model reads 83.0% of these smoothed, 79.25% as they are (session 74's
     # renders; session 73's: 82.5% and 80.25%; before session 73's four-colour inks: 86.5% and
-    # 82.25%; session 29's, before it learnt light as well as noise: 86.5% and 78.5%)
-    assert smoothed >= alone + 0.015
+    # 82.25%; session 29's, before it learnt light as well as noise: 86.5% and 78.5%); three
+    # other crop sets of session 74's gain 2.5 to 4 points
+    assert smoothed >= alone + 0.025
 
 
 @pytest.mark.parametrize("kind", sorted(DIE_KINDS))
