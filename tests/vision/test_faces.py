@@ -56,10 +56,11 @@ BELOW_TARGET = pytest.mark.xfail(reason="the shipped face model is below the iss
 # Floors on this file's crops at one turn (trained families, held-out families), about a point
 # under what each model reads. Since session 73 a tenth of the spades, diamonds and clubs print
 # in a four-colour deck's inks (datasets/faces/families.py), which the camera's model never
-# saw. Session 74's renders (more fonts, thinning that keeps hairlines): the default (session
-# 74's) reads 93.6% and 75.9%, session 73's file 92.9% and 74.3%, the camera's 85.9% and 62.6%
-# (session 73's renders: session 73's 92.3% and 74.5%, the camera's 85.2% and 62.3%).
-FLOORS = {"default": (0.925, 0.745), "fast": (0.84, 0.61)}
+# saw until session 75. Session 74's renders (more fonts, thinning that keeps hairlines): the
+# default (session 74's) reads 93.6% and 75.9%, session 73's file 92.9% and 74.3%; the camera's
+# (session 75's) 87.2% and 65.6%, session 36's 85.9% and 62.6% (session 73's renders: session
+# 73's 92.3% and 74.5%, the camera's 85.2% and 62.3%).
+FLOORS = {"default": (0.925, 0.745), "fast": (0.86, 0.645)}
 MODELS = {"default": DEFAULT_MODEL, "fast": FAST_MODEL}
 
 
@@ -108,11 +109,11 @@ def test_accuracy_floors(shipped, trained_report, heldout_report):
 
 
 # Printed words (a score pad, a page) in fonts never trained on, read as a face at one turn
-# with the app's threshold: 20.5% by the default model (session 45's: 21.5%) and 30.0% by the
-# camera's on these 400 crops (neither saw print in training). Ceilings a few points above,
-# against regressions; session 53's networks taught print read far less, but lost unseen
-# Cubes artwork (docs/vision-limits.md, session 53).
-PRINT_CEILINGS = {"default": 0.26, "fast": 0.35}
+# with the app's threshold: 13.0% by the default model (session 74's; session 45's 21.5%) and
+# 20.75% by the camera's on these 400 crops (session 75's; session 36's 30.5%). Neither saw
+# print in training. Ceilings a few points above, against regressions; session 53's networks
+# taught print read far less, but lost unseen Cubes artwork (docs/vision-limits.md, session 53).
+PRINT_CEILINGS = {"default": 0.17, "fast": 0.25}
 
 
 def test_print_read_as_a_face_stays_under_its_ceiling(shipped, tmp_path):
@@ -585,11 +586,12 @@ def test_a_crop_jpeg_left_blotchy_is_smoothed_too(monkeypatch):
     smoothed = accuracy_report(labels, read_all(clf, blotchy))["accuracy"]
     monkeypatch.setattr(vision.faces, "BLOTCHY", np.inf)  # the Laplacian estimate alone
     alone = accuracy_report(labels, read_all(clf, blotchy))["accuracy"]
-    # the camera's model reads 83.0% of these smoothed, 79.25% as they are (session 74's
-    # renders; session 73's: 82.5% and 80.25%; before session 73's four-colour inks: 86.5% and
-    # 82.25%; session 29's, before it learnt light as well as noise: 86.5% and 78.5%); three
-    # other crop sets of session 74's gain 2.5 to 4 points
-    assert smoothed >= alone + 0.025
+    # session 75's camera model reads 83.5% of these smoothed, 81.25% as they are, and three
+    # other crop sets gain 2.0 to 4.5 points: it learnt from noisy crops smoothed so. Session
+    # 36's, on the same renders, 83.0% and 79.25% (2.5 to 4 points); on session 73's renders
+    # 82.5% and 80.25%; before session 73's four-colour inks 86.5% and 82.25%; session 29's,
+    # before it learnt light as well as noise, 86.5% and 78.5%
+    assert smoothed >= alone + 0.015
 
 
 @pytest.mark.parametrize("kind", sorted(DIE_KINDS))
