@@ -30,9 +30,10 @@ from vision.readings import DieReading, DieReadings, as_bgr, rectify
 # with no dice (docs/vision-limits.md, session 51).
 SURE_FIND = 0.8
 NOT_A_FACE = 0.7  # classifier's probability of "no face" that drops a photo's unsure find
-# A video frame's is higher: the camera's network, distilled from the default one in session 75,
-# calls a washed-out die no face at 0.7-0.94 in some frames, and at 0.7 the d6 clip's rolls
-# lost two such dice (shown unread before); at 0.8 they stay (docs/vision-limits.md, session 75).
+# A video frame's is higher: session 75's camera network calls 28 of the d6 clip's 310 frame
+# finds no face at 0.7 or more (9 under 0.8, the rest up to 0.94), and at 0.7 two of its rolls
+# each lost a washed-out die that session 36's showed unread; at 0.8 they stay, and the
+# tracker's vote decides (docs/vision-limits.md, session 75).
 VIDEO_NOT_A_FACE = 0.8
 # A photo's face read unsure is cut again from its quad grown and shrunk about its centre by
 # these factors: the detector's corners are off by about a tenth of the face (models/detector.md),

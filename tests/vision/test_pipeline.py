@@ -902,8 +902,8 @@ def test_unsure_finds_the_classifier_calls_no_face_are_dropped():
 
 
 def test_a_video_frame_keeps_an_unsure_find_the_camera_network_is_only_fairly_sure_is_no_face():
-    # session 75's camera network calls a washed-out die no face at 0.7-0.94 in some frames;
-    # the tracker's vote over the settled frames decides, so a frame keeps it up to 0.8
+    # session 75's camera network calls some frames' washed-out dice no face at 0.7-0.8; the
+    # tracker's vote over the settled frames decides, so a frame keeps such a find
     frame = np.zeros((32, 64, 3), np.uint8)
     between = (NOT_A_FACE + VIDEO_NOT_A_FACE) / 2
     assert len(DiceReader("d6", FixedDetector(), NothingThere(between)).read(frame)) == 2
