@@ -482,7 +482,8 @@ def write_card(
         "Images read wholly right (every die at least half visible found and read right, and no"
         f" false find), as a die count by hand would check them: {'; '.join(wholly)}.",
     ]
-    lines += ["", "Held-out, by table:", "", "| table | dice | recall | false finds |", "|---|---|---|---|"]
+    lines += ["", "Held-out, one video frame as the camera reads it, by table:", ""]
+    lines += ["| table | dice | recall | false finds |", "|---|---|---|---|"]
     for name, r in results[VIDEO_FRAME]["per_table"].items():
         lines.append(f"| {name} | {r['dice']} | {percent(r['recall'])} | {r['false_finds']} |")
     lines += [
