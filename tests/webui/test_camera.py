@@ -519,6 +519,16 @@ def test_a_vouched_roll_teaches_a_face_as_many_times_as_examples_are_kept(app, a
     assert api.post(teach).json["taught"] == 0
 
 
+def test_a_vouched_roll_of_two_dice_alike_teaches_both_where_two_examples_are_kept(app, api, pip_dice):
+    detector, _, tones = pip_dice
+    threes = ToneClassifier({200: ("3", [("3", 0.9)]), 150: ("3", [("3", 0.9)])})  # keeps 2 a face
+    game_id, roll = a_camera_roll(app, api, (detector, threes, tones))
+    assert roll["faces"] == ["3", "3"]
+    response = api.post(f"/api/games/{game_id}/rolls/{roll['seq']}/teach")
+    assert response.json == {"roll": roll["seq"], "taught": 2, "saved": 2, "known": 1, "faces": 6}
+    assert [label for _, label in threes.taught] == ["3", "3"]
+
+
 def test_a_face_corrected_in_another_spelling_is_taught_as_that_face(app, api):
     # the rules take "cubes" for CUBES; teaching the roll looked the spelling up and failed
     # with a 404 that said only 'cubes'

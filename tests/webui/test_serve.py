@@ -235,6 +235,19 @@ def test_a_crop_that_will_not_go_is_left_and_the_rest_go(tmp_path, monkeypatch, 
     assert prune_crops(tmp_path / "none yet", []) == 0
 
 
+def test_a_crops_folder_the_app_may_not_look_into_loses_nothing_and_says_so(tmp_path, monkeypatch, caplog):
+    (tmp_path / "1-2-0.png").write_bytes(b"png")
+
+    def locked(folder, pattern):
+        raise PermissionError("no entry")
+
+    monkeypatch.setattr(Path, "glob", locked)
+    assert prune_crops(tmp_path, []) == 0
+    assert "could not look at the crops" in caplog.text and "no entry" in caplog.text
+    monkeypatch.undo()
+    assert (tmp_path / "1-2-0.png").exists()
+
+
 def test_a_game_whose_making_time_is_no_time_keeps_its_crops(tmp_path):
     # an imported game's is its first move's "at", which nothing checks: serve would not start
     (tmp_path / "1-2-0.png").write_bytes(b"png")
