@@ -859,6 +859,34 @@ def test_cli_prints_one_reading_per_crop(tmp_path, capsys):
     assert all(line["label"] in (None, *DIE_KINDS["d6"].labels) for line in lines)
 
 
+class ReadsASix:
+    """Stands in for the face model: every crop a six, then its four likeliest others."""
+
+    def __init__(self, model_path=None):
+        pass
+
+    def classify(self, crops, kind=None, turns=(0,), second_look=False, pips=False):
+        top = [("6", 0.712345), ("5", 0.2), ("4", 0.05), ("3", 0.03), ("2", 0.007655)]
+        return [FaceReading("6", 0.712345, top) for _ in crops]
+
+
+def test_cli_shows_each_reading_with_its_three_next_likeliest_faces(tmp_path, capsys, monkeypatch):
+    from dicescore.cli import main
+
+    monkeypatch.setattr(vision.faces, "FaceClassifier", ReadsASix)
+    crop = str(tmp_path / "crop.png")
+    cv2.imwrite(crop, np.zeros((64, 64, 3), np.uint8))
+    assert main(["faces", crop, "--dice", "d6"]) == 0
+    assert capsys.readouterr().out == f"{crop}: 6 0.71  (then 5 0.20, 4 0.05, 3 0.03)\n"
+    assert main(["faces", crop, "--dice", "d6", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "crop": crop,
+        "label": "6",
+        "confidence": 0.7123,
+        "top": [["6", 0.7123], ["5", 0.2], ["4", 0.05], ["3", 0.03], ["2", 0.0077]],
+    }
+
+
 def test_cli_teaches_a_dice_set_one_crop_a_face(tmp_path, capsys, monkeypatch):
     from dicescore.cli import main
 

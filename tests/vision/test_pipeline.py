@@ -795,6 +795,21 @@ def test_read_without_json_names_each_die_and_marks_the_unreadable(cli_models, t
         assert name == str(image) and set(dice.split(" ")) == {shown}
 
 
+def test_read_reads_each_image_as_a_photo_not_a_video_frame(cli_models, tmp_path, monkeypatch):
+    # a photo is searched at several scales and its faces read at four turns; a frame gets one pass
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), np.zeros((240, 320, 3), np.uint8))
+    looks, read = [], vision.pipeline.DiceReader.read
+
+    def looked(reader, frame, still=False, **options):
+        looks.append(still)
+        return read(reader, frame, still, **options)
+
+    monkeypatch.setattr(vision.pipeline.DiceReader, "read", looked)
+    assert main(["read", str(image), str(image)]) == 0
+    assert looks == [True, True]
+
+
 def test_read_names_an_unreadable_image_and_fails(cli_models, tmp_path, capsys):
     with pytest.raises(SystemExit) as exit:
         main(["read", str(tmp_path / "missing.png"), "--json"])
@@ -838,6 +853,10 @@ def test_watch_refuses_a_settle_time_that_is_no_time(settle, capsys):
         main(["watch", "--source", "demo", "--settle", settle])
     assert exit.value.code == 2
     assert "argument --settle" in capsys.readouterr().err
+
+
+def test_watch_takes_a_settle_time_of_zero_or_more_seconds():
+    assert [vision.commands.seconds(text) for text in ("0", "0.3", "2")] == [0.0, 0.3, 2.0]
 
 
 def test_ctrl_c_stops_a_command_quietly(monkeypatch, capsys):
