@@ -602,6 +602,15 @@ def test_a_second_look_takes_only_the_faces_it_names_of_the_dice_it_finds():
     assert list(faces_looked_again(voted, far).confidences) == list(voted.confidences)
 
 
+def test_a_second_look_names_the_face_of_a_roll_of_one_die():
+    table = Table()
+    table.dice = [(85, 60, "2")]
+    voted = table.readings(misread={0: "5"})
+    again = table.readings().with_faces([Face("2", 0.95)])
+    dice = faces_looked_again(voted, again)
+    assert list(dice.labels) == ["2"] and dice.confidences[0] == pytest.approx(0.95)
+
+
 def test_a_second_look_that_names_another_face_than_the_vote_must_be_surer_to_name_it():
     table = Table()
     table.dice = [(40, 60, "1"), (85, 60, "2"), (130, 60, "3"), (175, 60, "4")]
