@@ -4,8 +4,8 @@ strict to loose, on rendered scenes with dice and on real photos without any.
     python -m datasets.photos_without_dice test    # once: the real photos without dice
     python benchmarks/bench_reader_trade.py data/scenes/heldout --model models/faces.onnx other.onnx
 
-A photo's unsure find is dropped when the face model calls it no face surely enough
-(`vision.pipeline.NOT_A_FACE`), and one no look reads is kept only from a detector score
+A photo's unsure find is dropped when the face model calls it no face surely enough (its
+cut, `FaceClassifier.not_a_face`, from its file), and one no look reads is kept only from a detector score
 (`UNREAD_KEPT_FROM`). Loosening them keeps more real dice and more false ones; a face model
 taught `none` from real photos moves along that trade too. Two models are compared fairly
 only along it: one is better where it finds as many rendered dice with fewer false ones
@@ -30,7 +30,7 @@ from vision.detector import Detector
 from vision.faces import DEFAULT_MODEL, FaceClassifier
 from vision.pipeline import DiceReader
 
-# (NOT_A_FACE, UNREAD_KEPT_FROM), strict to loose; the shipped rules are (0.7, 0.7)
+# (the network's no-face cut, UNREAD_KEPT_FROM), strict to loose; the shipped rules are (0.7, 0.7)
 RULES = ((0.5, 0.8), (0.6, 0.75), (0.7, 0.7), (0.85, 0.6), (0.95, 0.5))
 KINDS = ("d6", "cubes", "square-shooters")
 
@@ -57,8 +57,8 @@ def main() -> None:
     for model in args.model:
         classifier = FaceClassifier(model, data_dir=taught_nothing)
         for not_a_face, kept_from in RULES:
-            # the reader reads its rules from the module each time, so a row sets them there
-            vision.pipeline.NOT_A_FACE, vision.pipeline.UNREAD_KEPT_FROM = not_a_face, kept_from
+            # the reader reads its find rule from the module each time, so a row sets it there
+            classifier.not_a_face, vision.pipeline.UNREAD_KEPT_FROM = not_a_face, kept_from
             r = evaluate(detector, scenes, classifier, still=True)
             false = [
                 sum(len(DiceReader(kind, detector, classifier).read(p, still=True)) for p in real)

@@ -32,6 +32,7 @@ from models.face_recipe import (
     data_words,
     epochs_words,
     fonts_words,
+    no_face_cut,
     real_photo_words,
     recipe_scale,
     reproduce_command,
@@ -716,7 +717,7 @@ face). Runtime: `vision.faces.FaceClassifier` (onnxruntime, numpy, OpenCV).
   (logits = {recipe_scale()} x cosine to {len(labels)} class weights).
 - Input: BGR crop resized to 64 x 64, float 0..1, N x 3 x 64 x 64 (input `crops`).
   Outputs: `logits` (N x {len(labels)}) and `embedding` (N x 128). Labels are in the ONNX
-  metadata and in models/faces_labels.json.
+  metadata and in models/faces_labels.json.{no_face_cut(model_path)}
 - {recipe["parameters"]:,} parameters; file size {size_mb:.2f} MB.{eight_bit}
 
 ## Recipe

@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from models.face_net import WIDTH
+from models.metadata import metadata_of
 from models.train_faces import NEGATIVE_RANDOM, SCENE_JITTER
-from vision.faces import DEFAULT_MODEL, FAST_MODEL
+from vision.faces import DEFAULT_MODEL, FAST_MODEL, NOT_A_FACE
 
 
 def shipped_as(model_path: Path) -> str | None:
@@ -34,6 +35,20 @@ with it, at one turn a frame. Photos and single crops are read with the default 
 models/faces.onnx (models/faces.md), which reads better and takes longer.
 """
     return ""
+
+
+def no_face_cut(model_path: Path) -> str:
+    """The Model line on the cut from which the reader drops a find this network calls no face."""
+    cut = metadata_of(model_path).get("not_a_face")
+    if cut is None:
+        return f"""
+- No no-face cut is recorded in the file: the reader drops a find the detector is unsure of
+  when this network reads it `none` at {NOT_A_FACE} or more (`vision.faces.NOT_A_FACE`), until
+  `python -m models.face_cut` records the cut fitted to it."""
+    return f"""
+- The reader drops a find the detector is unsure of when this network reads it `none` at
+  {cut} or more: the cut in its metadata (`not_a_face`, written by `python -m models.face_cut`;
+  docs/vision.md, "The face check's cut")."""
 
 
 def budget(model_path: Path) -> str:

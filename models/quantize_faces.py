@@ -5,8 +5,9 @@
 Static quantization with onnxruntime's tools: weights per output channel, activations per
 tensor, their ranges calibrated on seeded rendered crops of the trained style families (and
 `none`).  Weights are kept to 7 bits (``reduce_range``) so that CPUs without VNNI, which sum
-pairs of 8-bit products in 16 bits, cannot saturate.  The labels, cosine scale, input size
-and recipe metadata are kept; the recipe records the quantization.  Deterministic: the same
+pairs of 8-bit products in 16 bits, cannot saturate.  The labels, cosine scale, input size,
+no-face cut (``models.face_cut``) and recipe metadata are kept; the recipe records the
+quantization.  Deterministic: the same
 model and seed give the same file.
 """
 

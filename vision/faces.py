@@ -66,6 +66,13 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS / "faces.onnx"  # reads best: photos, single crops
 FAST_MODEL = MODELS / "faces-fast.onnx"  # the camera's: 9 crops within a frame's budget
 NONE = "none"  # the model's class for crops that show no readable face
+# A find the detector is unsure of is dropped when the network calls it no face at least
+# this surely (``FaceClassifier.not_a_face``).  How surely a network calls what it cannot read
+# `none` moves with its training, so each shipped file carries its own cut in its metadata
+# (``not_a_face``, written by ``python -m models.face_cut`` once fitted), as the detector
+# carries its ``leaning_from``; this one stands for a file without it: the photo cut
+# fitted in session 51 (docs/vision-limits.md).
+NOT_A_FACE = 0.7
 # A taught example speaks for a crop only when the crop is this close to it (cosine on the
 # embedding): looser matches let taught blanks and faces claim table and hand crops.
 TAUGHT_MIN_SIMILARITY = 0.8
@@ -177,9 +184,12 @@ class FaceClassifier:
             self.labels = json.loads(meta["labels"])
             self.scale = float(meta["cosine_scale"])
             self.input_size = int(meta["input_size"])
+            self.not_a_face = float(meta.get("not_a_face", NOT_A_FACE))
+            if not 0 < self.not_a_face <= 1:
+                raise ValueError(f"not_a_face {self.not_a_face} is no probability")
         except (KeyError, ValueError) as error:
             raise ModelFileError(
-                f"face model file {self.model_path} lacks its label metadata ({error})"
+                f"face model file {self.model_path} lacks its metadata or has it wrong ({error})"
             ) from None
         self.index = {label: i for i, label in enumerate(self.labels)}
         self.min_confidence = min_confidence

@@ -24,17 +24,13 @@ from vision.faces import ALL_TURNS, FAST_MODEL, FaceClassifier, FaceReading
 from vision.readings import DieReading, DieReadings, as_bgr, rectify
 
 # A video frame's find is kept from this detector score whatever the classifier says; below
-# it, only if the classifier does not call it no face (``VIDEO_NOT_A_FACE``). A photo's find is kept
-# so from ``UNREAD_KEPT_FROM``: at 0.7-0.8, the finds the classifier called no face were 17 dice
-# to 2 false finds over the rendered photo sets, though 1 find (kept unread) on 18 real photos
-# with no dice (docs/vision-limits.md, session 51).
+# it, only if the classifier does not call it no face (at its network's own cut,
+# ``FaceClassifier.not_a_face``: 0.7 for the default network, which reads photos, and 0.8 for
+# the camera's, each in its file; docs/vision.md, "The face check's cut"). A photo's find is
+# kept so from ``UNREAD_KEPT_FROM``: at 0.7-0.8, the finds the classifier called no face were
+# 17 dice to 2 false finds over the rendered photo sets, though 1 find (kept unread) on 18 real
+# photos with no dice (docs/vision-limits.md, session 51).
 SURE_FIND = 0.8
-NOT_A_FACE = 0.7  # classifier's probability of "no face" that drops a photo's unsure find
-# A video frame's is higher: session 75's camera network calls 28 of the d6 clip's 310 frame
-# finds no face at 0.7 or more (9 under 0.8, the rest up to 0.94), and at 0.7 two of its rolls
-# each lost a washed-out die that session 36's showed unread; at 0.8 they stay, and the
-# tracker's vote decides (docs/vision-limits.md, session 75).
-VIDEO_NOT_A_FACE = 0.8
 # A photo's face read unsure is cut again from its quad grown and shrunk about its centre by
 # these factors: the detector's corners are off by about a tenth of the face (models/detector.md),
 # and real pixels beyond a corner read better than the classifier's own reframing.
@@ -98,7 +94,7 @@ class DiceReader:
         # A second opinion on the detector's unsure finds: the classifier knows what is not a
         # die face (table, card, chip).  Sure finds stay, even unreadable, for a tap to fix; a
         # photo's unsure ones must also be read as a face, so it trusts the detector sooner.
-        sure, not_a_face = (UNREAD_KEPT_FROM, NOT_A_FACE) if still else (SURE_FIND, VIDEO_NOT_A_FACE)
+        sure, not_a_face = (UNREAD_KEPT_FROM if still else SURE_FIND), self.classifier.not_a_face
         keep = [
             i
             for i, face in enumerate(faces)

@@ -57,6 +57,11 @@ class SharedClassifier:
         return self.classifier.min_confidence
 
     @property
+    def not_a_face(self) -> float:
+        """As ``FaceClassifier.not_a_face``: the reader drops an unsure find from this cut."""
+        return self.classifier.not_a_face
+
+    @property
     def photos(self) -> Locked | None:
         """The photo classifier, read under the same lock; None when there is none."""
         return None if self.photo_classifier is None else Locked(self.photo_classifier, self.lock)
@@ -123,6 +128,10 @@ class Locked:
     @property
     def min_confidence(self) -> float:
         return self.classifier.min_confidence
+
+    @property
+    def not_a_face(self) -> float:
+        return self.classifier.not_a_face
 
     def classify(self, crops, **how):
         with self.lock:

@@ -33,13 +33,11 @@ from vision.detector import (
     tile_share,
     without_print_or_groups,
 )
-from vision.faces import SECOND_LOOK_BELOW, FaceReading
+from vision.faces import NOT_A_FACE, SECOND_LOOK_BELOW, FaceReading
 from vision.pipeline import (
-    NOT_A_FACE,
     RECUT_BELOW,
     SURE_FIND,
     UNREAD_KEPT_FROM,
-    VIDEO_NOT_A_FACE,
     DiceReader,
     each_face_once,
 )
@@ -98,6 +96,8 @@ def stand_in_detector(path, dice=((4, 3, False), (10, 8, True)), any_size=False)
 
 class FakeClassifier:
     """Reads every crop as a six, less sure of the darker ones."""
+
+    not_a_face = NOT_A_FACE
 
     def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         readings = []
@@ -430,6 +430,8 @@ def test_a_group_one_coarse_pass_found_as_one_die_goes_when_the_caller_sees_no_p
 class PipsAndDice:
     """Reads a crop that is all white as a blank (a square pip), anything else as a six."""
 
+    not_a_face = NOT_A_FACE
+
     def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         return [
             FaceReading("BLANK", 0.95, [("BLANK", 0.95)])
@@ -464,6 +466,8 @@ def test_a_photo_of_a_die_with_square_pips_reads_the_die_not_its_pips(tmp_path):
 
 class ReadsNothing:
     """Reads no crop as a face, nor calls any a table or a hand."""
+
+    not_a_face = NOT_A_FACE
 
     def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         return [FaceReading(None, 0.3, [("6", 0.3)], nothing=0.1) for _ in crops]
@@ -877,10 +881,11 @@ class FixedDetector:
 
 
 class NothingThere:
-    """Sees no die face in any crop, as on a patch of table."""
+    """Sees no die face in any crop, as on a patch of table; its network's no-face cut is
+    ``not_a_face``."""
 
-    def __init__(self, nothing):
-        self.nothing = nothing
+    def __init__(self, nothing, not_a_face=NOT_A_FACE):
+        self.nothing, self.not_a_face = nothing, not_a_face
 
     def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         return [FaceReading(None, 0.0, [("1", 0.05)], self.nothing) for _ in crops]
@@ -920,13 +925,18 @@ def test_unsure_finds_the_classifier_calls_no_face_are_dropped():
     assert len(both) == 2
 
 
-def test_a_video_frame_keeps_an_unsure_find_the_camera_network_is_only_fairly_sure_is_no_face():
-    # session 75's camera network calls some frames' washed-out dice no face at 0.7-0.8; the
-    # tracker's vote over the settled frames decides, so a frame keeps such a find
+@pytest.mark.parametrize("still", [False, True])
+def test_an_unsure_find_is_dropped_at_its_networks_own_no_face_cut(still):
+    # session 75's camera network calls some frames' washed-out dice no face at 0.7-0.8, so
+    # its file carries a cut of 0.8, and the tracker's vote over the settled frames decides
     frame = np.zeros((32, 64, 3), np.uint8)
-    between = (NOT_A_FACE + VIDEO_NOT_A_FACE) / 2
-    assert len(DiceReader("d6", FixedDetector(), NothingThere(between)).read(frame)) == 2
-    assert len(DiceReader("d6", FixedDetector(), NothingThere(VIDEO_NOT_A_FACE)).read(frame)) == 1
+    found = FindsBetweenTheBars() if still else FixedDetector()
+    fairly_sure = NothingThere(0.75, not_a_face=0.8)
+    assert len(DiceReader("d6", found, fairly_sure).read(frame, still=still, unreadable=True)) == 2
+    as_sure = NothingThere(0.8, not_a_face=0.8)
+    assert len(DiceReader("d6", found, as_sure).read(frame, still=still, unreadable=True)) == 1
+    at_the_default_cut = NothingThere(0.75)
+    assert len(DiceReader("d6", found, at_the_default_cut).read(frame, still=still, unreadable=True)) == 1
 
 
 class FindsBetweenTheBars:
@@ -968,6 +978,8 @@ class RimmedFind:
 
 class SeesOnlyLight:
     """Reads a crop with any light in it as a sure six, and a dark one as no face."""
+
+    not_a_face = NOT_A_FACE
 
     def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
         sure_six, no_face = FaceReading("6", 0.95, [("6", 0.95)]), FaceReading(None, 0.0, [("6", 0.01)], 0.95)

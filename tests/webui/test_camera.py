@@ -89,6 +89,7 @@ class ToneClassifier:
     keeps what it is taught."""
 
     min_confidence = 0.5
+    not_a_face = 0.7
 
     def __init__(self, faces):
         self.faces = faces  # tone -> (label or None, top-k)
