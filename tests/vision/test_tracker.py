@@ -3,6 +3,8 @@ vote, none for an empty table, none while a hand waves or rests over the dice, a
 a roll missed nor one made up by a flickering lamp, a camera held in the hand or one knocked
 aside."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -1132,3 +1134,33 @@ def test_an_arm_reaching_in_from_the_side_past_the_middle_of_the_picture_holds_t
     assert events + run(tracker, table, still(table, 60)) == []
     table.hand = None
     assert [event.labels for event in run(tracker, table, still(table, 20))] == [["4", "5"]]
+
+
+def test_two_dice_near_one_die_seen_before_stay_two_dice():
+    # tracker.py `and` -> `or` in match: a die whose nearest track a nearer die had taken
+    # joined that track anyway, so two dice side by side, both within half a die of where
+    # one was seen a frame before, voted as one
+    half = SIDE / 2
+    first = DieReadings.from_dice([die(100, 100, "2")])
+    pair = DieReadings.from_dice([die(100 + half * 0.4, 100, "2"), die(100 - half * 0.8, 100, "5")])
+    assert sorted(vote([first, pair, pair]).labels) == ["2", "5"]
+
+
+def test_a_die_never_named_keeps_its_latest_crop():
+    # tracker.py track[-1] -> track[0]: a die read in no settled frame showed (and was
+    # taught from, once tapped) its crop from the first frame, not the table as it now lies
+    crops = [np.full((8, 8, 3), shade, np.uint8) for shade in (10, 20, 30)]
+    frames = [DieReadings.from_dice([replace(die(100, 100, None, 0.0), top=[], crop=crop)]) for crop in crops]
+    (voted,) = vote(frames)
+    assert voted.label is None and voted.crop.mean() == 30
+
+
+def test_a_voted_die_offers_its_five_likeliest_faces():
+    # tracker.py [:5] -> [:6]: a tap's menu and the stored roll offer five faces, best first
+    faces = ["1", "2", "3", "4", "5", "6"]
+    frames = [
+        DieReadings.from_dice([replace(die(100, 100, face, 0.5), top=[(face, 0.1 * (i + 1))])])
+        for i, face in enumerate(faces)
+    ]
+    (voted,) = vote(frames)
+    assert [label for label, _ in voted.top] == ["6", "5", "4", "3", "2"]
