@@ -36,10 +36,13 @@ from vision.detector import (
 from vision.faces import NOT_A_FACE, SECOND_LOOK_BELOW, FaceReading
 from vision.pipeline import (
     RECUT_BELOW,
+    SURE_CONTAINER,
     SURE_FIND,
     UNREAD_KEPT_FROM,
     DiceReader,
     each_face_once,
+    read_image,
+    scaled,
 )
 from vision.readings import (
     LEANING,
@@ -1010,6 +1013,47 @@ def test_a_die_read_unsure_from_its_find_is_cut_again_before_its_print_is_taken_
     assert not reader.is_print(np.zeros_like(frame), die, pips)  # no cut reads it: the pips may be dice
 
 
+class FirstCutOnly:
+    """Reads its first call's crops as given (the die as a six ``whole`` sure, each mark as
+    ``mark``) and every later call's (the die cut again) as ``recut``, no face unless given."""
+
+    def __init__(self, whole, mark="1", recut=None):
+        self.whole, self.mark, self.calls = whole, mark, 0
+        self.recut = recut or FaceReading(None, 0.0, [("6", 0.01)], 0.95)
+
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+        self.calls += 1
+        if self.calls > 1:
+            return [self.recut for _ in crops]
+        marks = [FaceReading(self.mark, 0.95, [(self.mark, 0.95)]) for _ in crops[1:]]
+        return [FaceReading("6", self.whole, [("6", self.whole)]), *marks]
+
+
+def test_a_die_read_surely_from_its_find_takes_its_plain_marks_for_print():
+    die = RimmedFind.quads[0]
+    pip = np.float32([[0, 0], [20, 0], [20, 20], [0, 20]])
+    pips, frame = np.stack([pip + 70, pip + 110]), np.zeros((200, 200, 3), np.uint8)
+    # sure enough from the detector's outline: no second cut is needed
+    assert DiceReader("d6", RimmedFind(), FirstCutOnly(SURE_CONTAINER)).is_print(frame, die, pips)
+    # named, but not surely, and no other cut reads it: the marks may be dice
+    assert not DiceReader("d6", RimmedFind(), FirstCutOnly(0.8)).is_print(frame, die, pips)
+    # marks read as faces that are no plain mark (a five, a three) are dice, however sure the
+    # find round them: a group of dice found as one
+    assert not DiceReader("d6", RimmedFind(), FirstCutOnly(1.0, mark="5")).is_print(frame, die, pips)
+    # cut again, it must read a face as surely
+    sure_again = FirstCutOnly(0.8, recut=FaceReading("6", SURE_CONTAINER, [("6", SURE_CONTAINER)]))
+    assert DiceReader("d6", RimmedFind(), sure_again).is_print(frame, die, pips)
+    unsure_again = FirstCutOnly(0.8, recut=FaceReading("6", 0.8, [("6", 0.8)]))
+    assert not DiceReader("d6", RimmedFind(), unsure_again).is_print(frame, die, pips)
+
+
+def test_a_quad_is_cut_again_grown_or_shrunk_about_its_own_centre():
+    quad = np.float32([[50, 50], [150, 50], [150, 150], [50, 150]])
+    assert np.allclose(scaled(quad, 1.1), [[45, 45], [155, 45], [155, 155], [45, 155]])
+    two = scaled(np.stack([quad, quad + 100]), 0.5)  # each about its own centre
+    assert np.allclose(two[1], [[175, 175], [225, 175], [225, 225], [175, 225]])
+
+
 class SideFaceDetector:
     """Finds a die's top face (0.9) and, 0.7 of a side below it, its side face scored ``side``."""
 
@@ -1197,3 +1241,17 @@ def test_readings_refuse_arrays_that_disagree_on_the_number_of_dice():
         two.with_faces([FaceReading("6", 0.9)])  # one reading for two dice
     with pytest.raises(ValueError, match="disagree on the number of dice"):
         two.with_faces([FaceReading("6", 0.9)] * 2, crops=[np.zeros((64, 64, 3), np.uint8)])  # one crop
+
+
+def test_read_image_reads_a_picture_as_a_photo(monkeypatch):
+    # ARCHITECTURE.md's read_image is the photo reader: several scales, four turns, recuts
+    asked = []
+
+    class Recorder:
+        def read(self, frame, still=False):
+            asked.append(still)
+            return DieReadings.from_dice([DieReading(square_at((5, 5), 4), "6", 0.9)])
+
+    monkeypatch.setattr(vision.pipeline, "default_reader", lambda kind: Recorder())
+    assert [die.label for die in read_image(np.zeros((10, 10, 3), np.uint8), "d6")] == ["6"]
+    assert asked == [True]
