@@ -1164,3 +1164,50 @@ def test_a_voted_die_offers_its_five_likeliest_faces():
     ]
     (voted,) = vote(frames)
     assert [label for label, _ in voted.top] == ["6", "5", "4", "3", "2"]
+
+
+@pytest.mark.parametrize(
+    "gap, rate",
+    [
+        (0.1, 10.0),
+        (0.0001, 240.0),  # a clock that misreads: no faster than any camera sends
+        (5.0, 1.0),  # a stream that stalls: a settle still counts a frame a second
+        (0.0, FPS),  # a clock too coarse to tell frames apart: the rate the source states
+    ],
+)
+def test_the_clocks_frame_rate_is_bounded_and_falls_back_to_the_stated_one(gap, rate):
+    now = [100.0]
+
+    def clock():
+        now[0] += gap
+        return now[0]
+
+    table = Table()
+    tracker = RollTracker(fps=FPS, clock=clock)
+    frames = still(table, 4)
+    for frame in frames[:3]:
+        tracker.update(frame, DieReadings.empty())
+    assert tracker.frame_rate == FPS  # three frames are too few to time
+    tracker.update(frames[3], DieReadings.empty())
+    assert tracker.frame_rate == pytest.approx(rate)
+
+
+def test_a_settle_of_no_time_still_waits_for_one_still_frame():
+    # tracker.py max(1, ...): `dicescore watch --settle 0` reports a roll on its first still frame
+    assert RollTracker(fps=FPS, settle_seconds=0).settle_frames == 1
+    table, tracker = Table(), RollTracker(fps=FPS, settle_seconds=0)
+    events = run(tracker, table, table.roll(["4", "5"]) + still(table, 3))
+    assert [e.labels for e in events] == [["4", "5"]]
+
+
+def test_the_tracker_says_when_dice_are_thrown_and_not_yet_read():
+    # the camera takes the moment dice start to roll as the throw's, to score the roll in
+    # the game being played then (webui/camera.py)
+    table, tracker = Table(), RollTracker(fps=FPS)
+    run(tracker, table, still(table, 5))
+    assert not tracker.rolling
+    throw = table.roll(["2", "3"])
+    run(tracker, table, throw[:2])
+    assert tracker.rolling
+    events = run(tracker, table, throw[2:] + still(table, 20))
+    assert len(events) == 1 and not tracker.rolling
