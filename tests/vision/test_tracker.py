@@ -252,6 +252,15 @@ def test_dice_lying_still_from_the_start_are_not_a_roll():
     assert run(tracker, table, still(table, 60)) == []
 
 
+def test_the_dice_lying_there_at_the_start_are_read_once_the_table_has_been_still_a_settle_time():
+    table, tracker = Table(), RollTracker(fps=FPS)
+    table.dice = [(100, 100, "3"), (160, 100, "4")]
+    read_at = []
+    for n, frame in enumerate(still(table, 30), start=1):
+        tracker.update(frame, lambda n=n: read_at.append(n) or table.readings())
+    assert read_at == [tracker.settle_frames] == [9]  # 0.3 s at 30 fps, and only then
+
+
 def test_each_photo_of_a_folder_is_a_roll_of_its_own_and_the_same_roll_twice_is_one():
     table, tracker = Table(), RollTracker(fps=1, stills=True)  # no throw between photos to see
     table.dice = [(100, 100, "3"), (160, 100, "4")]
