@@ -36,6 +36,12 @@ RECONNECT_WAITS = (0.5, 1.0)
 # A reader waiting for a live source's next frame wakes this often: on Windows, Ctrl-C reaches
 # a thread waiting on a lock only when its wait ends, and a camera that is away ends none.
 WAKE_SECONDS = 0.5
+# A webcam opens at its driver's default picture, most often 640x480, where a 16 mm die seen
+# from 60 cm through a laptop's 65-degree lens is about 13 px across: half what a card die
+# reads from (26 px, README). So a camera is asked for 1280x720 (the issue's benchmark frame),
+# in MJPEG, which USB webcams send at that size at 30 fps where raw frames come at 5-10; one
+# that cannot gives its nearest size, and the log says which.
+CAMERA_SIZE = (1280, 720)
 LOG_EVERY_TRIES = 60  # a source that stays away is said so on the first failed try, then each 60th
 # The largest picture read: a 200-megapixel phone's photo.  A damaged header can claim far
 # more (30000 x 30000 from a 16 KB file), which OpenCV would decode into gigabytes.
@@ -216,6 +222,8 @@ class CaptureSource(FrameSource):
             what = "" if isinstance(target, int) else "stream " if live else "video file "
             hint = camera_hint() if isinstance(target, int) else ""
             raise SourceError(f"cannot open {what}{name}{hint}")
+        if isinstance(target, int):
+            ask_for_size(self.capture, name, CAMERA_SIZE)
         fps = self.capture.get(cv2.CAP_PROP_FPS)
         self.fps = fps if 1 <= fps <= 240 else 30.0
         self.frames = int(self.capture.get(cv2.CAP_PROP_FRAME_COUNT)) if not live else 0
@@ -251,6 +259,25 @@ class CaptureSource(FrameSource):
 
     def close(self) -> None:
         self.capture.release()
+
+
+def ask_for_size(capture, name: str, size: tuple[int, int]) -> None:
+    """Ask an opened camera for pictures of ``size`` (width, height) in MJPEG; warn when it
+    gives smaller ones, where the dice are smaller to it."""
+    width, height = size
+    capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))  # before the size: it limits the sizes
+    capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+    capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+    given = int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
+    if 0 < given[0] < width:
+        log.warning(
+            "%s gives %dx%d pictures, not the %dx%d asked for: the dice look smaller to it, so bring it"
+            " closer to the table",
+            name,
+            *given,
+            width,
+            height,
+        )
 
 
 def camera_hint() -> str:

@@ -15,6 +15,7 @@ import pytest
 
 import vision.sources
 from vision.sources import (
+    CAMERA_SIZE,
     CaptureSource,
     FrameSource,
     ImageFolder,
@@ -419,8 +420,62 @@ class SteadyCamera:
         self.reading = False
         return True, np.full((2, 2, 3), self.count % 256, np.uint8)
 
+    def set(self, prop, value):
+        return False  # it keeps the size it has
+
     def release(self):
         self.released_mid_read = self.reading
+
+
+class Webcam:
+    """A camera that opens at 640x480 and gives any of ``sizes`` it is asked for; notes what it
+    was asked, in order."""
+
+    sizes = ((640, 480), (1280, 720))
+
+    def __init__(self, target, *how):
+        self.size, self.asked = (640, 480), []
+
+    def isOpened(self):
+        return True
+
+    def set(self, prop, value):
+        self.asked.append((prop, value))
+        if prop == cv2.CAP_PROP_FRAME_WIDTH:  # the largest it has of at most that width
+            self.size = max(size for size in self.sizes if size[0] <= max(value, 640))
+        return True
+
+    def get(self, prop):
+        sizes = {cv2.CAP_PROP_FRAME_WIDTH: self.size[0], cv2.CAP_PROP_FRAME_HEIGHT: self.size[1]}
+        return sizes.get(prop, 0.0)
+
+    def release(self):
+        pass
+
+
+def test_a_webcam_is_asked_for_pictures_large_enough_to_read_dice(monkeypatch, caplog):
+    # opened as it comes, a webcam gives 640x480: a die a third of its readable size
+    monkeypatch.setattr(cv2, "VideoCapture", Webcam)
+    with caplog.at_level(logging.WARNING):
+        camera = CaptureSource(0, "camera 0", live=True)
+    mjpeg = (cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+    assert camera.capture.asked == [mjpeg, (cv2.CAP_PROP_FRAME_WIDTH, 1280), (cv2.CAP_PROP_FRAME_HEIGHT, 720)]
+    assert camera.capture.size == CAMERA_SIZE == (1280, 720)
+    assert caplog.text == ""
+    # a stream or a video file is as it was sent or made
+    assert CaptureSource("http://phone:8080/video", "phone", live=True).capture.asked == []
+    assert CaptureSource("roll.mp4", "roll.mp4", live=False).capture.asked == []
+
+
+def test_a_webcam_that_gives_smaller_pictures_says_so(monkeypatch, caplog):
+    class SmallWebcam(Webcam):
+        sizes = ((640, 480),)
+
+    monkeypatch.setattr(cv2, "VideoCapture", SmallWebcam)
+    with caplog.at_level(logging.WARNING):
+        CaptureSource(1, "camera 1", live=True)
+    assert "camera 1 gives 640x480 pictures, not the 1280x720 asked for" in caplog.text
+    assert "bring it closer" in caplog.text
 
 
 def test_a_live_source_read_slowly_gives_its_newest_frame_not_the_next_in_line(monkeypatch):
@@ -625,16 +680,7 @@ def test_closing_a_capture_source_releases_the_camera(monkeypatch):
     # a camera left held cannot be opened again: not by a reconnection, nor by another program
     released = []
 
-    class Camera:
-        def __init__(self, target, *how):
-            pass
-
-        def isOpened(self):
-            return True
-
-        def get(self, prop):
-            return 30.0
-
+    class Camera(Webcam):
         def release(self):
             released.append(True)
 
@@ -680,18 +726,10 @@ def test_a_live_source_that_fails_while_read_on_its_thread_raises_to_the_reader(
 
 
 def test_a_camera_index_opens_a_live_source_the_app_and_watch_reconnect(monkeypatch):
-    class Camera:
+    class Camera(Webcam):
         def __init__(self, target, *how):
             assert target == 2
-
-        def isOpened(self):
-            return True
-
-        def get(self, prop):
-            return 30.0
-
-        def release(self):
-            pass
+            super().__init__(target)
 
     monkeypatch.setattr(cv2, "VideoCapture", Camera)
     with open_source("2") as camera:
