@@ -5,13 +5,14 @@ strict to loose, on rendered scenes with dice and on real photos without any.
     python benchmarks/bench_reader_trade.py data/scenes/heldout --model models/faces.onnx other.onnx
 
 A photo's unsure find is dropped when the face model calls it no face surely enough (its
-cut, `FaceClassifier.not_a_face`, from its file), and one no look reads is kept only from a detector score
-(`UNREAD_KEPT_FROM`). Loosening them keeps more real dice and more false ones; a face model
-taught `none` from real photos moves along that trade too. Two models are compared fairly
-only along it: one is better where it finds as many rendered dice with fewer false ones
-(docs/vision-limits.md, session 45). Each row reads the scenes as `dicescore read` reads a
-photo (recall, precision, faces read right, images wholly right, as models/detector.md counts
-them) and the real photos as d6, Cubes and card dice (every die found is false).
+cut, `FaceClassifier.not_a_face`, from its file), and one no look reads is kept only from a
+detector score (`UNREAD_KEPT_FROM`). Loosening them keeps more real dice and more false ones;
+a face model taught `none` from real photos moves along that trade too. Two models are
+compared fairly only along it: one is better where it finds as many rendered dice with fewer
+false ones (docs/vision-limits.md, session 45). Each row reads the scenes as `dicescore read`
+reads a photo (recall, precision, faces read right, images wholly right, as
+models/detector.md counts them) and the real photos as d6, Cubes and card dice (every die
+found is false).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def main() -> None:
     for model in args.model:
         classifier = FaceClassifier(model, data_dir=taught_nothing)
         for not_a_face, kept_from in RULES:
-            # the reader reads its find rule from the module each time, so a row sets it there
+            # the reader reads both rules each time: the cut from its classifier, the other from the module
             classifier.not_a_face, vision.pipeline.UNREAD_KEPT_FROM = not_a_face, kept_from
             r = evaluate(detector, scenes, classifier, still=True)
             false = [

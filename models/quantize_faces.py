@@ -7,8 +7,7 @@ tensor, their ranges calibrated on seeded rendered crops of the trained style fa
 `none`).  Weights are kept to 7 bits (``reduce_range``) so that CPUs without VNNI, which sum
 pairs of 8-bit products in 16 bits, cannot saturate.  The labels, cosine scale, input size,
 no-face cut (``models.face_cut``) and recipe metadata are kept; the recipe records the
-quantization.  Deterministic: the same
-model and seed give the same file.
+quantization.  Deterministic: the same model and seed give the same file.
 """
 
 from __future__ import annotations

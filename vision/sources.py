@@ -39,7 +39,7 @@ WAKE_SECONDS = 0.5
 # A webcam opens at its driver's default picture, most often 640x480, where a 16 mm die seen
 # from 60 cm through a laptop's 65-degree lens is about 13 px across: half what a card die
 # reads from (26 px, README). So a camera is asked for 1280x720 (the issue's benchmark frame),
-# in MJPEG, which USB webcams send at that size at 30 fps where raw frames come at 5-10; one
+# in MJPEG, which most USB webcams send at that size at 30 fps where raw frames come at 5-10; one
 # that cannot gives its nearest size, and the log says which.
 CAMERA_SIZE = (1280, 720)
 LOG_EVERY_TRIES = 60  # a source that stays away is said so on the first failed try, then each 60th
@@ -265,7 +265,7 @@ def ask_for_size(capture, name: str, size: tuple[int, int]) -> None:
     """Ask an opened camera for pictures of ``size`` (width, height) in MJPEG; warn when it
     gives smaller ones, where the dice are smaller to it."""
     width, height = size
-    capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))  # before the size: it limits the sizes
+    capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))  # first: each format has its sizes
     capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
     capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
     given = int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
