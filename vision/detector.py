@@ -154,6 +154,14 @@ class Detector:
             raise DetectorFileError(f"detector model file {self.model_path} is corrupt: {error}") from None
         self.min_score = min_score
 
+    def view_scale(self, frame_size: tuple[int, int]) -> float:
+        """The pixels of the network's view that one pixel of a frame of ``frame_size``
+        (height, width) makes along a side in ``detect`` (``fit``; a frame near 4:3 is
+        stretched a little along one side, and this is the lesser): a die's side in the frame
+        times this is its side as the video pass sees it."""
+        height, width = frame_size
+        return min(self.width / width, self.height / height)
+
     def detect(self, frame: np.ndarray) -> DieReadings:
         small, scale, origin = self.fit(frame)
         batch = np.empty((1, 3, *small.shape[:2]), np.float32)

@@ -11,9 +11,20 @@ roll's dice of held-out artwork, read as its second look reads them, are right f
 55% and 64% at 14-18 and 18-22 px and 80-87% from 22 px up (clean: 83%, 89%, 82-97%); for
 pips 83-91% under 18 px and 95-100% from 18.  Moving the camera closer, or zooming in, is
 the player's cheapest fix.
+
+The dice must also be big enough to be found.  The camera's quick pass looks at each frame
+shrunk to the detector's view (384 x 288), so in a larger frame the dice are smaller to it
+than the frame shows them: a 1280 x 720 frame's dice by 0.3 (``Detector.view_scale``).
+Measured in session 77 on 286 held-out stills, each shown smaller in the middle of a frame
+up to 4 times its size (docs/vision-limits.md), the pass finds card dice 85% at 8-10 px in
+its view and 95-99% from 10; pips 81% at 8-10, 91% at 10-12 and 93-98% from 12; Cubes 74% at
+10-12, 83-85% at 12-16 and 87-95% from 16.  A roll whose dice the pass misses is reported
+short, or not at all.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -21,20 +32,30 @@ from vision.readings import DieReadings
 
 # the face's side in frame pixels from which each kind of die reads near its best
 READABLE_SIDE_PX = {"square-shooters": 26, "cubes": 22, "d6": 18}
+# the face's side in the detector's view from which the camera's pass finds each kind of die
+FINDABLE_SIDE_PX = {"square-shooters": 10, "cubes": 16, "d6": 12}
 PLAYERS_WORDS = {"square-shooters": "card dice", "cubes": "Cubes dice", "d6": "pip dice"}
 
 
-def size_hint(dice: DieReadings, kind: str) -> str | None:
+def wanted_side(kind: str, view_scale: float) -> int:
+    """The top face's side in frame pixels from which ``kind`` is found and read near its
+    best, in frames whose pixels make ``view_scale`` of the detector's view."""
+    return max(READABLE_SIDE_PX[kind], math.ceil(FINDABLE_SIDE_PX[kind] / view_scale))
+
+
+def size_hint(dice: DieReadings, kind: str, view_scale: float) -> str | None:
     """A line asking the player to bring the camera closer when the roll's dice are, by the
-    median of their top faces, smaller than ``kind`` reads well; None when they are not (or
-    no die was seen)."""
+    median of their top faces, smaller than ``kind`` is found and read well in frames whose
+    pixels make ``view_scale`` of the detector's view (``Detector.view_scale``); None when
+    they are not (or no die was seen)."""
     if not len(dice):
         return None
     side = float(np.median(dice.sizes))
-    readable = READABLE_SIDE_PX[kind]
-    if side >= readable:
+    wanted = wanted_side(kind, view_scale)
+    if side >= wanted:
         return None
+    where = "" if wanted == READABLE_SIDE_PX[kind] else " in pictures this size"
     return (
         f"the dice look small to the camera (top faces about {side:.0f} px across; {PLAYERS_WORDS[kind]}"
-        f" read best from {readable} px): move the camera closer or zoom in"
+        f" read best from {wanted} px{where}): move the camera closer or zoom in"
     )

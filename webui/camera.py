@@ -286,7 +286,7 @@ class Camera:
         # outlines its dice when the board shows it.
         self.outlined = event.dice
         self.publish(frame, now=True)
-        self.record(app, ledger, event, self.thrown_in)
+        self.record(app, ledger, event, self.thrown_in, frame.shape[:2])
 
     def reader(self, kind: str) -> DiceReader:
         if kind not in self.readers:
@@ -347,9 +347,12 @@ class Camera:
             self.view.set_status(f"watching {self.source.name}")
         return target
 
-    def record(self, app: Flask, ledger: Ledger, event: RollEvent, thrown_in: int | None) -> None:
+    def record(
+        self, app: Flask, ledger: Ledger, event: RollEvent, thrown_in: int | None, frame_size: tuple[int, int]
+    ) -> None:
         """Append a settled roll to the table's game, as its player's roll, and keep its crops;
-        not when the dice were thrown in another game, or in none (``thrown_in``)."""
+        not when the dice were thrown in another game, or in none (``thrown_in``). The frame's
+        ``frame_size`` (height, width) decides how big its dice must be (``size_hint``)."""
         target = self.find_game(app, ledger)  # afresh: the turn may have passed since the last look
         if target is None:
             return
@@ -377,7 +380,9 @@ class Camera:
             self.view.set_status(f"watching {self.source.name}; the last roll could not be saved: {error}")
             return
         save_crops(app, target.game_id, stored.seq, roll.crops)
-        hint = size_hint(event.dice, target.die_kind) if self.size_hints else None
+        hint = None
+        if self.size_hints:  # the dice as big as the frame shows them, and as its quick pass sees them
+            hint = size_hint(event.dice, target.die_kind, self.detector.view_scale(frame_size))
         self.view.set_status(f"watching {self.source.name}" + (f"; {hint}" if hint else ""))
         app.extensions["dicescore.changes"].notify()
 
