@@ -149,7 +149,7 @@ def watch_command(args: argparse.Namespace) -> None:
                 event = tracker.update(frame, lambda frame=frame: reader.read(frame))
                 if event is not None:
                     print(json.dumps(event.to_json()), flush=True)
-                    hint = size_hint(event.dice, args.dice, reader.detector.view_scale(frame.shape[:2]))
+                    hint = size_hint(event.dice, args.dice, reader.detector.view(frame))
                     if hint and args.source != "demo":  # nobody can move the demo's camera closer
                         print(f"dicescore watch: {hint}", file=sys.stderr)
         except SourceError as error:  # a live source reconnects; a file or folder ends here

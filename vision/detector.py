@@ -154,14 +154,6 @@ class Detector:
             raise DetectorFileError(f"detector model file {self.model_path} is corrupt: {error}") from None
         self.min_score = min_score
 
-    def view_scale(self, frame_size: tuple[int, int]) -> float:
-        """The pixels of the network's view that one pixel of a frame of ``frame_size``
-        (height, width) makes along a side in ``detect`` (``fit``; a frame near 4:3 is
-        stretched a little along one side, and this is the lesser): a die's side in the frame
-        times this is its side as the video pass sees it."""
-        height, width = frame_size
-        return min(self.width / width, self.height / height)
-
     def detect(self, frame: np.ndarray) -> DieReadings:
         small, scale, origin = self.fit(frame)
         batch = np.empty((1, 3, *small.shape[:2]), np.float32)
@@ -198,7 +190,9 @@ class Detector:
         return self.refined(frame, merge([first_look, self.mirror_look(frame, first_look)]))
 
     def view(self, frame: np.ndarray) -> float:
-        """Network pixels per frame pixel when the network sees the whole frame."""
+        """Network pixels per frame pixel when the network sees the whole frame (``fit``; a
+        frame near 4:3 is stretched a little along one side, and this is the lesser): a
+        die's side in the frame times this is its side as ``detect`` sees it."""
         return min(self.width / frame.shape[1], self.height / frame.shape[0])
 
     def mirror_look(self, frame: np.ndarray, first_look: DieReadings) -> DieReadings:

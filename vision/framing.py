@@ -14,7 +14,7 @@ the player's cheapest fix.
 
 The dice must also be big enough to be found.  The camera's quick pass looks at each frame
 shrunk to the detector's view (384 x 288), so in a larger frame the dice are smaller to it
-than the frame shows them: a 1280 x 720 frame's dice by 0.3 (``Detector.view_scale``).
+than the frame shows them: a 1280 x 720 frame's dice by 0.3 (``Detector.view``).
 Measured in session 77 on 286 held-out stills, each shown smaller in the middle of a frame
 up to 4 times its size (docs/vision-limits.md), the pass finds card dice 85% at 8-10 px in
 its view and 95-99% from 10; pips 81% at 8-10, 91% at 10-12 and 93-98% from 12; Cubes 74% at
@@ -46,7 +46,7 @@ def wanted_side(kind: str, view_scale: float) -> int:
 def size_hint(dice: DieReadings, kind: str, view_scale: float) -> str | None:
     """A line asking the player to bring the camera closer when the roll's dice are, by the
     median of their top faces, smaller than ``kind`` is found and read well in frames whose
-    pixels make ``view_scale`` of the detector's view (``Detector.view_scale``); None when
+    pixels make ``view_scale`` of the detector's view (``Detector.view``); None when
     they are not (or no die was seen)."""
     if not len(dice):
         return None

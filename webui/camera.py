@@ -286,7 +286,7 @@ class Camera:
         # outlines its dice when the board shows it.
         self.outlined = event.dice
         self.publish(frame, now=True)
-        self.record(app, ledger, event, self.thrown_in, frame.shape[:2])
+        self.record(app, ledger, event, self.thrown_in, self.detector.view(frame))
 
     def reader(self, kind: str) -> DiceReader:
         if kind not in self.readers:
@@ -348,11 +348,11 @@ class Camera:
         return target
 
     def record(
-        self, app: Flask, ledger: Ledger, event: RollEvent, thrown_in: int | None, frame_size: tuple[int, int]
+        self, app: Flask, ledger: Ledger, event: RollEvent, thrown_in: int | None, view_scale: float
     ) -> None:
         """Append a settled roll to the table's game, as its player's roll, and keep its crops;
-        not when the dice were thrown in another game, or in none (``thrown_in``). The frame's
-        ``frame_size`` (height, width) decides how big its dice must be (``size_hint``)."""
+        not when the dice were thrown in another game, or in none (``thrown_in``). How big its
+        dice must be depends on how the detector saw its frame (``view_scale``, ``size_hint``)."""
         target = self.find_game(app, ledger)  # afresh: the turn may have passed since the last look
         if target is None:
             return
@@ -382,7 +382,7 @@ class Camera:
         save_crops(app, target.game_id, stored.seq, roll.crops)
         hint = None
         if self.size_hints:  # the dice as big as the frame shows them, and as its quick pass sees them
-            hint = size_hint(event.dice, target.die_kind, self.detector.view_scale(frame_size))
+            hint = size_hint(event.dice, target.die_kind, view_scale)
         self.view.set_status(f"watching {self.source.name}" + (f"; {hint}" if hint else ""))
         app.extensions["dicescore.changes"].notify()
 

@@ -284,7 +284,7 @@ def test_small_dice_in_a_12_megapixel_photo_are_found(models):
 def test_card_and_cubes_dice_this_small_ask_for_the_camera_closer_and_pips_do_not(watched, models):
     # faces about 18-21 px across in these 320x240 clips: a card's index is a blur, a soft
     # webcam loses a Cubes face's print, pips still read
-    as_big = models[0].view_scale((240, 320))  # the clips' frames are smaller than its view
+    as_big = models[0].view(np.zeros((240, 320, 3), np.uint8))  # the clips' frames are smaller than its view
     assert all(size_hint(event.dice, "square-shooters", as_big) for event in watched["cards"][0])
     assert all(size_hint(event.dice, "cubes", as_big) for event in watched["demo"][0])
     assert not any(size_hint(event.dice, "d6", as_big) for event in watched["d6"][0])

@@ -1258,7 +1258,8 @@ def test_read_image_reads_a_picture_as_a_photo(monkeypatch):
 
 
 @pytest.mark.parametrize("size", [(48, 64), (480, 640), (720, 1280), (1280, 720), (500, 640), (240, 320)])
-def test_the_view_scale_is_how_much_smaller_the_quick_pass_sees_a_frame(model, size):
+def test_the_view_is_how_much_smaller_the_quick_pass_sees_a_frame(model, size):
     detector = Detector(model)  # a 64 x 48 view
-    _, back_to_frame, _ = detector.fit(np.zeros((*size, 3), np.uint8))
-    assert detector.view_scale(size) == pytest.approx(1 / np.max(back_to_frame))
+    frame = np.zeros((*size, 3), np.uint8)
+    _, back_to_frame, _ = detector.fit(frame)
+    assert detector.view(frame) == pytest.approx(1 / np.max(back_to_frame))

@@ -457,20 +457,17 @@ def test_a_roll_of_dice_small_in_the_picture_asks_for_the_camera_closer(app, api
     )
     ledger = Ledger.open(app.config["DATABASE"])
     try:
-        # a frame the size of the detector's view (the stand-in's is 64 x 48): as big as the
-        # frame shows them, the dice are as big as its quick pass sees them
-        camera.record(
-            app, ledger, RollEvent(small, frame=10, seconds=0.1), thrown_in=game_id, frame_size=(48, 64)
-        )
+        # a frame the size of the detector's view: as big as the frame shows them, the dice
+        # are as big as its quick pass sees them
+        camera.record(app, ledger, RollEvent(small, frame=10, seconds=0.1), thrown_in=game_id, view_scale=1.0)
         assert events(api, game_id)[-1]["faces"] == ["3", "5"]  # scored all the same
         assert camera.view.status == (
             "watching test camera; the dice look small to the camera (top faces about 10 px across;"
             " pip dice read best from 18 px): move the camera closer or zoom in"
         )
-        # in a frame ten times the view, the pass sees them ten times smaller
-        camera.record(
-            app, ledger, RollEvent(small, frame=20, seconds=0.2), thrown_in=game_id, frame_size=(480, 640)
-        )
+        # in a frame ten times the view (a 640 x 480 one, to the stand-in's 64 x 48), the pass
+        # sees them ten times smaller
+        camera.record(app, ledger, RollEvent(small, frame=20, seconds=0.2), thrown_in=game_id, view_scale=0.1)
         assert camera.view.status.endswith(
             "pip dice read best from 120 px in pictures this size): move the camera closer or zoom in"
         )
@@ -829,9 +826,7 @@ def test_the_demo_never_asks_for_its_camera_closer(app, tmp_path):
     ledger = Ledger.open(app.config["DATABASE"])
     try:
         # thrown in game 1: the demo's game, which the camera starts as it records
-        camera.record(
-            app, ledger, RollEvent(small, frame=10, seconds=0.1), thrown_in=1, frame_size=(480, 640)
-        )
+        camera.record(app, ledger, RollEvent(small, frame=10, seconds=0.1), thrown_in=1, view_scale=0.1)
         (game,) = ledger.games()
         assert [event.type for event in ledger.events(game["id"])][-1] == "roll"  # scored
     finally:
@@ -1009,14 +1004,14 @@ def test_a_roll_the_ledger_refuses_is_said_and_the_next_roll_is_scored(
             raise failure
 
         ledger.append = refused
-        camera.record(app, ledger, roll, thrown_in=game_id, frame_size=(480, 640))
+        camera.record(app, ledger, roll, thrown_in=game_id, view_scale=0.1)
         assert camera.view.status == f"watching test camera; {said}: {failure}"
         assert str(failure) in caplog.text and "camera roll 3 5 not" in caplog.text
         assert [event["type"] for event in events(api, game_id)] == ["start", "shuffle"]
         ledger.append = append
         changes = app.extensions["dicescore.changes"]
         seen = changes.generation
-        camera.record(app, ledger, roll, thrown_in=game_id, frame_size=(480, 640))  # the camera watches on
+        camera.record(app, ledger, roll, thrown_in=game_id, view_scale=0.1)  # the camera watches on
         assert changes.generation > seen  # the open pages are woken to show the roll at once
     finally:
         ledger.close()
@@ -1079,7 +1074,7 @@ def test_a_roll_that_settles_with_no_game_at_the_table_is_scored_nowhere_and_the
             ledger,
             RollEvent(two_dice_read_as_3_and_5(), frame=10, seconds=0.1),
             thrown_in=None,
-            frame_size=(480, 640),
+            view_scale=0.1,
         )
         assert ledger.games() == []
     finally:
