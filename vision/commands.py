@@ -149,7 +149,8 @@ def watch_command(args: argparse.Namespace) -> None:
                 event = tracker.update(frame, lambda frame=frame: reader.read(frame))
                 if event is not None:
                     print(json.dumps(event.to_json()), flush=True)
-                    hint = size_hint(event.dice, args.dice, reader.detector.view(frame))
+                    view_scale = 1.0 if source.stills else reader.detector.view(frame)  # a photo: every scale
+                    hint = size_hint(event.dice, args.dice, view_scale)
                     if hint and args.source != "demo":  # nobody can move the demo's camera closer
                         print(f"dicescore watch: {hint}", file=sys.stderr)
         except SourceError as error:  # a live source reconnects; a file or folder ends here

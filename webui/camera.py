@@ -286,7 +286,10 @@ class Camera:
         # outlines its dice when the board shows it.
         self.outlined = event.dice
         self.publish(frame, now=True)
-        self.record(app, ledger, event, self.thrown_in, self.detector.view(frame))
+        # a photo's dice are looked for at every scale: only a video frame's quick pass, at
+        # the detector's view, needs them bigger in a bigger frame
+        view_scale = 1.0 if self.tracker.stills else self.detector.view(frame)
+        self.record(app, ledger, event, self.thrown_in, view_scale)
 
     def reader(self, kind: str) -> DiceReader:
         if kind not in self.readers:

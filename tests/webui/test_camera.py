@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import vision.detector
+import vision.framing
 import vision.sources
 from dicescore.cli import main
 from dicescore.ledger import Ledger
@@ -29,7 +30,7 @@ from vision.readings import DieReadings
 from vision.sources import FrameSource, SourceError
 from vision.tracker import RollEvent
 from webui import crops
-from webui.camera import Camera, NoCamera, demo_camera, guess_faces, live_picture
+from webui.camera import Camera, LiveView, NoCamera, demo_camera, guess_faces, live_picture
 from webui.crops import SharedClassifier, crop_path, save_crops
 from webui.roll_sources import DemoRolls, open_roll_source, start
 
@@ -193,6 +194,28 @@ def test_a_folder_of_photos_scores_each_photo_as_a_roll(app, api, pip_dice):
     photos.stills = True
     Camera(lambda: photos, detector, classifier, settle_seconds=SETTLE).watch(app).join(timeout=10)
     assert sorted(events(api, game_id)[-1]["faces"]) == ["3", "5"]
+
+
+@pytest.mark.parametrize("photos", [False, True])
+def test_only_a_video_frames_dice_must_be_bigger_in_a_bigger_frame(app, api, pip_dice, monkeypatch, photos):
+    # the stand-in detector sees a 640x480 frame at a tenth: its 120-px dice are 12 px to a
+    # video frame's quick pass, here a pixel under what it finds well; but a folder's photos
+    # are searched at every scale, and they read well from 18 px
+    monkeypatch.setitem(vision.framing.FINDABLE_SIDE_PX, "d6", 13)
+    said = []
+    set_status = LiveView.set_status
+    noted = lambda view, text: said.append(text) or set_status(view, text)  # noqa: E731
+    monkeypatch.setattr(LiveView, "set_status", noted)
+    detector, classifier, tones = pip_dice
+    game_id = api.new_game()
+    frames = Frames([throw(tones)[-1]] if photos else throw(tones))
+    frames.stills = photos
+    Camera(lambda: frames, detector, classifier, settle_seconds=SETTLE).watch(app).join(timeout=10)
+    assert sorted(events(api, game_id)[-1]["faces"]) == ["3", "5"]
+    hinted = [text for text in said if "look small" in text]
+    assert (hinted == []) == photos
+    wanted = "about 120 px across; pip dice read best from 130 px in pictures this size"
+    assert all(wanted in text for text in hinted)
 
 
 class PhotoToneClassifier(ToneClassifier):
