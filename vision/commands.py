@@ -122,7 +122,7 @@ def read_command(args: argparse.Namespace) -> None:
 
 def watch_command(args: argparse.Namespace) -> None:
     from scoring.faces import die_kind
-    from vision.framing import size_hint
+    from vision.framing import seen_at, size_hint
     from vision.sources import Reconnecting, SourceError, open_source
     from vision.tracker import RollTracker
 
@@ -149,8 +149,7 @@ def watch_command(args: argparse.Namespace) -> None:
                 event = tracker.update(frame, lambda frame=frame: reader.read(frame))
                 if event is not None:
                     print(json.dumps(event.to_json()), flush=True)
-                    view_scale = 1.0 if source.stills else reader.detector.view(frame)  # a photo: every scale
-                    hint = size_hint(event.dice, args.dice, view_scale)
+                    hint = size_hint(event.dice, args.dice, seen_at(reader.detector, frame, source.stills))
                     if hint and args.source != "demo":  # nobody can move the demo's camera closer
                         print(f"dicescore watch: {hint}", file=sys.stderr)
         except SourceError as error:  # a live source reconnects; a file or folder ends here

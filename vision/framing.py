@@ -1,6 +1,7 @@
 """Whether the camera sees the dice big enough to read them: a hint for the player.
 
-    hint = size_hint(event.dice, "square-shooters")   # None, or a line to show the player
+    view = seen_at(detector, frame, source.stills)     # how the detector saw the roll's frame
+    hint = size_hint(event.dice, "square-shooters", view)   # None, or a line to show the player
 
 The camera's face model reads a die from its top face cut out of the frame; a face only a
 few pixels across has lost its print before the model sees it.  Measured on the rendered
@@ -41,6 +42,13 @@ def wanted_side(kind: str, view_scale: float) -> int:
     """The top face's side in frame pixels from which ``kind`` is found and read near its
     best, in frames whose pixels make ``view_scale`` of the detector's view."""
     return max(READABLE_SIDE_PX[kind], math.ceil(FINDABLE_SIDE_PX[kind] / view_scale))
+
+
+def seen_at(detector, frame: np.ndarray, stills: bool) -> float:
+    """The ``view_scale`` of a roll's ``frame`` for ``size_hint``: how much smaller the
+    detector's quick pass saw it (``Detector.view``); a photo's dice are looked for at every
+    scale, so they count as big as the frame shows them."""
+    return 1.0 if stills else detector.view(frame)
 
 
 def size_hint(dice: DieReadings, kind: str, view_scale: float) -> str | None:

@@ -45,7 +45,7 @@ from scoring.faces import DieKind, UnknownFace, die_kind
 from scoring.game import Event, IllegalMove
 from vision.detector import Detector, DetectorFileError
 from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier, ModelFileError
-from vision.framing import size_hint
+from vision.framing import seen_at, size_hint
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw
 from vision.sources import RECONNECT_WAITS, FrameSource, Reconnecting, SourceError, open_source
@@ -286,10 +286,7 @@ class Camera:
         # outlines its dice when the board shows it.
         self.outlined = event.dice
         self.publish(frame, now=True)
-        # a photo's dice are looked for at every scale: only a video frame's quick pass, at
-        # the detector's view, needs them bigger in a bigger frame
-        view_scale = 1.0 if self.tracker.stills else self.detector.view(frame)
-        self.record(app, ledger, event, self.thrown_in, view_scale)
+        self.record(app, ledger, event, self.thrown_in, seen_at(self.detector, frame, self.tracker.stills))
 
     def reader(self, kind: str) -> DiceReader:
         if kind not in self.readers:

@@ -1,8 +1,9 @@
 """The size hint: dice too small in the picture to read well (vision.framing)."""
 
+import numpy as np
 import pytest
 
-from vision.framing import READABLE_SIDE_PX, size_hint, wanted_side
+from vision.framing import READABLE_SIDE_PX, seen_at, size_hint, wanted_side
 from vision.readings import DieReadings
 
 AS_BIG = 1.0  # a frame the size of the detector's view: its quick pass sees the dice as big
@@ -90,3 +91,13 @@ def test_in_a_large_frame_the_dice_must_be_big_enough_for_the_quick_pass_to_find
 def test_the_side_wanted_grows_with_the_frame_past_the_detectors_view(frame, kind, wanted):
     view_scale = min(384 / frame[1], 288 / frame[0])  # the shipped detector's view
     assert wanted_side(kind, view_scale) == wanted
+
+
+def test_a_photos_dice_count_as_big_as_it_shows_them_a_video_frames_as_the_quick_pass_saw_them():
+    class Detector:
+        def view(self, frame):
+            return 0.3  # a 1280x720 frame to the shipped detector's 384x288
+
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    assert seen_at(Detector(), frame, stills=False) == 0.3
+    assert seen_at(Detector(), frame, stills=True) == 1.0  # searched at every scale
