@@ -24,7 +24,11 @@ once more as a photo is read (``look_again``, for example
 reading names each die's face, and the vote still says where the dice are and which lean;
 the two together decide a die that only one of them is sure of (``faces_looked_again``).
 The picture it reads is the settled frames averaged, where the camera stood still between
-them (``steady_mean``): the sensor noise of a webcam in a dim room averaged away.
+them (``steady_mean``): the sensor noise of a webcam in a dim room averaged away.  A settled
+table in which the vote finds no die is looked at too, where it changed since the throw
+(``where_new``): a camera far from the table shows dice smaller than the video frame's
+reading finds, and the look searches every scale; the dice it reads surely there
+(``SURE_LOOK``) are the roll.
 """
 
 from __future__ import annotations
@@ -249,13 +253,24 @@ class RollTracker:
     def _settled_roll(self) -> RollEvent | None:
         """The roll the settled frames show, once; None when it is no new roll."""
         dice, frames = vote(self._settled, self.min_presence), list(self._settled_frames)
+        moved, before = self._moved, self._before
         self._settled.clear()
         self._settled_frames.clear()
         self._moved = None
+        looked = None
+        if len(dice) == 0 and self.look_again is not None and frames:
+            # The pass found no die, but a camera far from the table sees dice smaller than it
+            # finds, and the look searches every scale: its sure dice are the roll, where the
+            # table changed (a hand that passed over left nothing new to look at).
+            new = where_new(shrink(frames[-1]), moved, before, self.motion_level)
+            if new is None or new.any():
+                looked = self.look_again(steady_mean(frames))
+                found = lying_where_new(looked[looked.confidences >= SURE_LOOK], new, frames[-1].shape[1])
+                dice = found[np.lexsort(found.centers.T[::-1])]  # left to right, as voted dice are
         if len(dice) == 0 or (self._last_roll is not None and nothing_rolled(dice, self._last_roll)):
             return None
         self._last_roll = dice
-        if self.look_again is not None:
+        if self.look_again is not None and looked is None:
             dice = faces_looked_again(dice, self.look_again(steady_mean(frames)))
         dice = unread_if_unsure(dice, self.least_confidence)
         if self._first_frame_at is not None:
@@ -591,6 +606,34 @@ def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
     dice += [look for look, new in zip(looks, unvoted, strict=True) if new and look.confidence >= SURE_LOOK]
     dice.sort(key=lambda die: (die.center[0], die.center[1]))
     return DieReadings.from_dice(dice)
+
+
+def where_new(
+    small: np.ndarray, moved: np.ndarray | None, before: np.ndarray | None, level: int
+) -> np.ndarray | None:
+    """Where the settled table ``small`` (a ``shrink``) differs from ``before``, the table as
+    it lay before the throw, once matched to its place and light (``differs_from``); where the
+    throw ``moved`` when ``before`` is no reference; None for a photo, which had no throw."""
+    if moved is None:
+        return None
+    new = differs_from(before, small, level, moved)
+    return (moved if new is None else new).any(axis=2)
+
+
+def lying_where_new(dice: DieReadings, new: np.ndarray | None, width: int) -> DieReadings:
+    """The dice whose top face (a box half its side each way round its centre, and a pixel
+    more) touches the ``new`` part of a frame ``width`` pixels wide (``where_new``): all of
+    them where there is no such part to look in."""
+    if new is None or len(dice) == 0:
+        return dice
+    scale = new.shape[1] / width
+    keep = []
+    for i, (centre, size) in enumerate(zip(dice.centers * scale, dice.sizes * scale, strict=True)):
+        reach = size / 2 + 1
+        (x0, y0), (x1, y1) = np.floor(centre - reach).astype(int), np.ceil(centre + reach).astype(int)
+        if new[max(y0, 0) : y1 + 1, max(x0, 0) : x1 + 1].any():
+            keep.append(i)
+    return dice[keep]
 
 
 def unread_if_unsure(dice: DieReadings, least: float) -> DieReadings:

@@ -13,6 +13,7 @@ from vision.readings import NAMED_FROM, DieReading, DieReadings
 from vision.tracker import (
     EDGE,
     MOST_SWAY,
+    MOTION_LEVEL,
     STILL_SHIFT,
     SURE_LOOK,
     UNSURE_DISPUTED_FACE,
@@ -30,6 +31,7 @@ from vision.tracker import (
     steady_mean,
     still_gains,
     vote,
+    where_new,
 )
 
 FPS = 30
@@ -551,6 +553,75 @@ def test_a_settled_roll_is_looked_at_again_once_and_that_look_names_its_faces():
     table.hand = None
     events += run(tracker, table, still(table, 30))
     assert len(events) == 1 and len(looked) == 1
+
+
+def sure_look(table, extra=(), confidence=0.97):
+    """A look at the settled table that reads its dice (and ``extra`` finds) at ``confidence``,
+    right to left."""
+
+    def look_again(frame):
+        found = table.readings(dice=[*extra, *reversed(frame.dice)])
+        return found.with_faces([Face(label, confidence) for label in found.labels])
+
+    return look_again
+
+
+def test_a_roll_the_quick_pass_finds_no_die_of_is_the_looks_sure_dice_where_the_table_changed():
+    # a camera far from the table: the pass finds none of the small dice, the look finds them;
+    # the look also takes a mark on the table for a die, where nothing changed
+    table, looks = Table(), []
+    table.side = 10
+    mark = (150, 200, "6")
+    look = sure_look(table, extra=[mark])
+    tracker = RollTracker(fps=FPS, look_again=lambda frame: looks.append(frame) or look(frame))
+    events = []
+    for frame in still(table, 10) + table.roll(["4", "2", "5"]) + still(table, 30):
+        events += [tracker.update(frame, DieReadings.empty)]
+    events = [event for event in events if event is not None]
+    assert [event.labels for event in events] == [["4", "2", "5"]] and len(looks) == 1
+    # the same roll, looked at less surely than SURE_LOOK: no die, no event
+    table = Table()
+    unsure = RollTracker(fps=FPS, look_again=sure_look(table, confidence=SURE_LOOK - 0.01))
+    for frame in still(table, 10) + table.roll(["4", "2", "5"]) + still(table, 30):
+        assert unsure.update(frame, DieReadings.empty) is None
+
+
+def test_a_hand_waved_over_an_empty_table_is_not_looked_at():
+    table, looks = Table(), []
+    tracker = RollTracker(fps=FPS, look_again=lambda frame: looks.append(frame) or sure_look(table)(frame))
+    frames = still(table, 10)
+    for t in range(20):
+        table.hand = (40 + 12 * t, 120)
+        frames.append(table.frame())
+    table.hand = None
+    for frame in frames + still(table, 30):
+        assert tracker.update(frame, DieReadings.empty) is None
+    assert looks == []  # the table lies as it did: nothing new to look for dice in
+
+
+def test_where_new_is_what_differs_from_the_table_before_the_throw_or_else_what_the_throw_moved():
+    table = Table()
+    before = shrink(table.frame())
+    table.dice = [(100, 120, "2")]
+    after = shrink(table.frame())
+    moved = np.zeros((*after.shape[:2], 3), bool)
+    moved[:, : after.shape[1] // 2] = True  # the hand that threw swept the left half
+    new = where_new(after, moved, before, MOTION_LEVEL)
+    ys, xs = np.nonzero(new)
+    scale = after.shape[1] / SIZE[1]
+    assert abs(xs.mean() - 100 * scale) < 2 and abs(ys.mean() - 120 * scale) < 2  # the die, not the sweep
+    smaller = cv2.resize(before, (before.shape[1] // 2, before.shape[0] // 2))  # the camera came back smaller
+    np.testing.assert_array_equal(where_new(after, moved, smaller, MOTION_LEVEL), moved.any(axis=2))
+    assert where_new(after, None, None, MOTION_LEVEL) is None  # a photo: no throw to compare with
+
+
+def test_a_photo_the_quick_pass_finds_no_die_in_is_the_looks_sure_dice():
+    table = Table()
+    table.side = 10
+    table.dice = [(60, 80, "3"), (200, 150, "1")]
+    tracker = RollTracker(fps=FPS, stills=True, look_again=sure_look(table))
+    event = tracker.update(table.frame(), DieReadings.empty)
+    assert event is not None and event.labels == ["3", "1"]
 
 
 def test_the_second_look_sees_the_settled_frames_averaged_when_the_camera_stands_still():
