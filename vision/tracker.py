@@ -13,10 +13,12 @@ moving: ``steadied``, ``relit``).  After motion, the
 next ``settle_seconds`` of still frames are read and each die's face is decided by a vote
 over them (dice are matched across frames by the centre of their top face), so one misread
 frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
-hand rests over the table, for an empty table, or when the dice are where they were at the
-last roll (a hand took some away, or a die missed then is seen now) showing the faces they
-showed.  A source of ``stills`` (a folder of photos, each of a roll at rest) has no throw to
-see: each of its frames is a settled roll of its own, with the same checks after it.
+hand rests over the table, for an empty table, when no die lies where the table changed
+since the throw (dice picked up from beside a card the reader takes for a die), or when the
+dice are where they were at the last roll (a hand took some away, or a die missed then is
+seen now) showing the faces they showed.  A source of ``stills`` (a folder of photos, each
+of a roll at rest) has no throw to see: each of its frames is a settled roll of its own,
+with the same checks after it.
 
 A roll settles once in several seconds, so the tracker can afford to read the settled table
 once more as a photo is read (``look_again``, for example
@@ -204,7 +206,7 @@ class RollTracker:
                 self._first_frame_at = self._frame_times[-1]
         if self.stills:
             self._settle(frame, readings() if callable(readings) else readings)
-            return self._settled_roll()
+            return self._settled_roll(frame.shape[1])
         small = shrink(frame)
         moving = self._motion(small)
         if moving:
@@ -229,7 +231,7 @@ class RollTracker:
         self._settle(frame, readings)
         if len(self._settled) < self.settle_frames:
             return None
-        return self._settled_roll()
+        return self._settled_roll(frame.shape[1])
 
     def _look_at_start(self, readings: DieReadings | Callable[[], DieReadings]) -> None:
         """The dice lying on the table when watching begins, read once it has been still for
@@ -250,24 +252,33 @@ class RollTracker:
         if self.look_again is not None:
             self._settled_frames.append(frame)
 
-    def _settled_roll(self) -> RollEvent | None:
-        """The roll the settled frames show, once; None when it is no new roll."""
+    def _settled_roll(self, width: int) -> RollEvent | None:
+        """The roll the settled frames (``width`` pixels wide) show, once; None when it is no
+        new roll."""
         dice, frames = vote(self._settled, self.min_presence), list(self._settled_frames)
-        moved, before = self._moved, self._before
+        changed = None
+        if self._moved is not None:
+            changed = differs_from(self._before, self._previous, self.motion_level, self._moved)
+        new = where_new(changed, self._moved)
         self._settled.clear()
         self._settled_frames.clear()
         self._moved = None
         looked = None
-        if len(dice) == 0 and self.look_again is not None and frames:
-            # The pass found no die, but a camera far from the table sees dice smaller than it
-            # finds, and the look searches every scale: its sure dice are the roll, where the
-            # table changed (a hand that passed over left nothing new to look at).
-            new = where_new(shrink(frames[-1]), moved, before, self.motion_level)
-            if new is None or new.any():
-                looked = self.look_again(steady_mean(frames))
-                found = lying_where_new(looked[looked.confidences >= SURE_LOOK], new, frames[-1].shape[1])
-                dice = found[np.lexsort(found.centers.T[::-1])]  # left to right, as voted dice are
-        if len(dice) == 0 or (self._last_roll is not None and nothing_rolled(dice, self._last_roll)):
+        # The pass found no die, but a camera far from the table sees dice smaller than it
+        # finds, and the look searches every scale: its sure dice are the roll, where the
+        # table changed (a hand that passed over left nothing new to look at).
+        if len(dice) == 0 and self.look_again is not None and frames and (new is None or new.any()):
+            looked = self.look_again(steady_mean(frames))
+            found = lying_where_new(looked[looked.confidences >= SURE_LOOK], new, width)
+            dice = found[np.lexsort(found.centers.T[::-1])]  # left to right, as voted dice are
+        landed = lying_where_new(dice, new, width)
+        if not len(landed):
+            # no die lies where the table changed: the throw landed none, and what is found
+            # lay there before it (dice picked up, leaving a card the pass takes for a die)
+            return None
+        if self._last_roll is not None and nothing_rolled(
+            dice, self._last_roll, landed if changed is not None else None
+        ):
             return None
         self._last_roll = dice
         if self.look_again is not None and looked is None:
@@ -608,16 +619,13 @@ def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
     return DieReadings.from_dice(dice)
 
 
-def where_new(
-    small: np.ndarray, moved: np.ndarray | None, before: np.ndarray | None, level: int
-) -> np.ndarray | None:
-    """Where the settled table ``small`` (a ``shrink``) differs from ``before``, the table as
-    it lay before the throw, once matched to its place and light (``differs_from``); where the
-    throw ``moved`` when ``before`` is no reference; None for a photo, which had no throw."""
-    if moved is None:
-        return None
-    new = differs_from(before, small, level, moved)
-    return (moved if new is None else new).any(axis=2)
+def where_new(changed: np.ndarray | None, moved: np.ndarray | None) -> np.ndarray | None:
+    """Where a settled table is new since its throw: where it ``changed`` from the table as it
+    lay before (``differs_from``), or where the throw ``moved`` when that is no reference;
+    None for a photo, which had no throw."""
+    if changed is not None:
+        return changed.any(axis=2)
+    return None if moved is None else moved.any(axis=2)
 
 
 def lying_where_new(dice: DieReadings, new: np.ndarray | None, width: int) -> DieReadings:
@@ -650,16 +658,20 @@ def unread_if_unsure(dice: DieReadings, least: float) -> DieReadings:
     )
 
 
-def nothing_rolled(dice: DieReadings, before: DieReadings) -> bool:
+def nothing_rolled(dice: DieReadings, before: DieReadings, landed: DieReadings | None = None) -> bool:
     """The dice settled again without a roll: every die lies where a die of the last roll lay
     (a hand passed over, or took some away), or every die of the last roll still lies where it
     lay (nothing was picked up, so whatever is found besides is a die the last roll's reading
     missed, not a new throw: no game here adds dice without picking any up), or the camera was
     knocked and sees the same dice from elsewhere.  Unless they show other faces: dice thrown
-    low from one hand land near where they lay, and only their faces tell the throw."""
+    low from one hand land near where they lay, and only their faces tell the throw.  Nor is
+    it nothing where a die ``landed`` (the dice lying where the table changed since the throw,
+    where that is known) away from the last roll's places: a last roll of only what lay
+    there still, a card taken for a die as watching began, is never picked up."""
     if shows_other_faces(dice, before):
         return False
-    return all_seen_before(dice, before) or all_seen_before(before, dice) or moved_as_one(dice, before)
+    kept = all_seen_before(before, dice) and (landed is None or all_seen_before(landed, before))
+    return all_seen_before(dice, before) or kept or moved_as_one(dice, before)
 
 
 def shows_other_faces(dice: DieReadings, before: DieReadings) -> bool:

@@ -231,6 +231,14 @@ def test_one_die_thrown_again_to_land_a_little_aside_is_a_new_roll():
     assert nothing_rolled(DieReadings.from_dice([die(101, 100)]), before)  # where it lay
 
 
+def test_dice_found_beside_the_last_roll_are_a_roll_only_where_they_landed_anew():
+    before = DieReadings.from_dice([die(100, 100)])  # the last roll: one die, or a card taken for one
+    now = DieReadings.from_dice([die(100, 100), die(200, 100)])
+    assert nothing_rolled(now, before)  # the other die lay there, missed then: no throw is known
+    assert nothing_rolled(now, before, landed=now[:1])  # only where the last die lay did the table change
+    assert not nothing_rolled(now, before, landed=now[1:])  # it landed where the table changed
+
+
 def test_dice_that_did_not_move_are_not_a_new_roll_however_they_are_read():
     """A hand waves over settled dice; the second look misreads one: still the same roll."""
     table, tracker = Table(), RollTracker(fps=FPS)
@@ -606,13 +614,57 @@ def test_where_new_is_what_differs_from_the_table_before_the_throw_or_else_what_
     after = shrink(table.frame())
     moved = np.zeros((*after.shape[:2], 3), bool)
     moved[:, : after.shape[1] // 2] = True  # the hand that threw swept the left half
-    new = where_new(after, moved, before, MOTION_LEVEL)
+    new = where_new(differs_from(before, after, MOTION_LEVEL, moved), moved)
     ys, xs = np.nonzero(new)
     scale = after.shape[1] / SIZE[1]
     assert abs(xs.mean() - 100 * scale) < 2 and abs(ys.mean() - 120 * scale) < 2  # the die, not the sweep
     smaller = cv2.resize(before, (before.shape[1] // 2, before.shape[0] // 2))  # the camera came back smaller
-    np.testing.assert_array_equal(where_new(after, moved, smaller, MOTION_LEVEL), moved.any(axis=2))
-    assert where_new(after, None, None, MOTION_LEVEL) is None  # a photo: no throw to compare with
+    np.testing.assert_array_equal(
+        where_new(differs_from(smaller, after, MOTION_LEVEL, moved), moved), moved.any(axis=2)
+    )
+    assert where_new(None, None) is None  # a photo: no throw to compare with
+
+
+def test_dice_picked_up_from_beside_a_card_the_reader_takes_for_a_die_are_no_roll():
+    # a far camera's pass took a card for a die: once the dice were picked up, the card alone
+    # was reported as a roll of one die (the pickup clip in a frame twice its size: 6 events
+    # for 3 rolls)
+    table, tracker = Table(), RollTracker(fps=FPS)
+    card = (270, 200, "6")
+
+    def feed(frames):
+        found = [tracker.update(f, lambda f=f: table.readings(dice=[*f.dice, card])) for f in frames]
+        return [event.labels for event in found if event is not None]
+
+    assert feed(still(table, 10) + table.roll(["1", "2", "3"]) + still(table, 20)) == [["1", "2", "3", "6"]]
+    table.dice = []  # the hand has gathered them
+    for t in range(12):
+        table.hand = (60 + 10 * t, 70)
+        assert feed([table.frame()]) == []
+    table.hand = None
+    assert feed(still(table, 30)) == []
+    assert feed(table.roll(["4", "5"], shift=(0, 60)) + still(table, 20)) == [["4", "5", "6"]]
+
+
+def test_a_die_missed_then_and_seen_after_the_lamp_went_off_is_no_roll():
+    # the light more than halved: the table before is no reference (``differs_from``), so
+    # where the hand moved is all that is known to be new, and the missed die lies there
+    table, tracker = Table(), RollTracker(fps=FPS)
+    events = []
+
+    def feed(frames, seen):
+        for f in frames:
+            event = tracker.update(f, lambda f=f: table.readings(dice=[d for d in f.dice if d[2] in seen]))
+            events.extend([event.labels] if event is not None else [])
+
+    feed(table.roll(["1", "2"]) + still(table, 20), seen={"1"})  # the reader missed the 2
+    sweep = []
+    for x in range(60, 200, 10):  # a hand passes over both dice as the lamp goes off
+        table.hand = (x, 90)
+        sweep.append(table.frame())
+    table.hand = None
+    feed(lamp_off(sweep + still(table, 30)), seen={"1", "2"})
+    assert events == [["1"]]
 
 
 def test_a_photo_the_quick_pass_finds_no_die_in_is_the_looks_sure_dice():
@@ -1052,11 +1104,19 @@ def test_a_camera_that_comes_back_at_another_shape_is_no_roll_and_the_next_roll_
     # other-sized copy, and OpenCV's error ended the camera's watch
     table, tracker = Table(), RollTracker(fps=FPS)
     events = run(tracker, table, table.roll(["1", "2", "3"]) + still(table, 20))
-    wide = [frame[30:210] for frame in still(table, 20)]  # back at 320 x 180, the dice as they lay
-    events += run(tracker, table, wide)
-    thrown = table.roll(["4", "5"], shift=(0, 40)) + still(table, 20)
-    events += run(tracker, table, [frame[30:210] for frame in thrown])
+    events += run(tracker, table, wide(still(table, 20)))  # back at 320 x 180, the dice as they lay
+    events += run(tracker, table, wide(table.roll(["4", "5"], shift=(0, 40)) + still(table, 20)))
     assert [e.labels for e in events] == [["1", "2", "3"], ["4", "5"]]
+
+
+def wide(frames):
+    """``frames`` cut to their middle 320 x 180, the dice drawn on them where the cut shows them."""
+    cut = []
+    for frame in frames:
+        band = frame[30:210]
+        band.dice = [(x, y - 30, label) for x, y, label in frame.dice]
+        cut.append(band)
+    return cut
 
 
 def lamp_off(frames, gain=0.4):
