@@ -122,7 +122,7 @@ def read_command(args: argparse.Namespace) -> None:
 
 def watch_command(args: argparse.Namespace) -> None:
     from scoring.faces import die_kind
-    from vision.framing import seen_at, size_hint
+    from vision.framing import seen_at, size_hint, unread_hint
     from vision.sources import Reconnecting, SourceError, open_source
     from vision.tracker import RollTracker
 
@@ -133,6 +133,11 @@ def watch_command(args: argparse.Namespace) -> None:
         fail("watch", str(error))
     reader = load_reader(args.dice, "watch")
     photo_reader = load_reader(args.dice, "read", reader.detector)  # names a settled roll's faces
+
+    def hint(line: str | None) -> None:
+        if line and args.source != "demo":  # nobody can move the demo's camera closer
+            print(f"dicescore watch: {line}", file=sys.stderr)
+
     tracker = RollTracker(
         fps=source.fps,
         settle_seconds=args.settle,
@@ -140,6 +145,7 @@ def watch_command(args: argparse.Namespace) -> None:
         look_again=lambda frame: photo_reader.read(frame, still=True),
         stills=source.stills,
         clock=time.monotonic if source.live else None,
+        could_not_read=lambda finds: hint(unread_hint(args.dice)),
     )
     rate = "" if source.live else f" at {source.fps:g} fps"  # a stream's stated rate is often wrong
     print(f"dicescore watch: watching {source.name}{rate}", file=sys.stderr)
@@ -149,9 +155,7 @@ def watch_command(args: argparse.Namespace) -> None:
                 event = tracker.update(frame, lambda frame=frame: reader.read(frame))
                 if event is not None:
                     print(json.dumps(event.to_json()), flush=True)
-                    hint = size_hint(event.dice, args.dice, seen_at(reader.detector, frame, source.stills))
-                    if hint and args.source != "demo":  # nobody can move the demo's camera closer
-                        print(f"dicescore watch: {hint}", file=sys.stderr)
+                    hint(size_hint(event.dice, args.dice, seen_at(reader.detector, frame, source.stills)))
         except SourceError as error:  # a live source reconnects; a file or folder ends here
             fail("watch", str(error))
 

@@ -67,3 +67,12 @@ def size_hint(dice: DieReadings, kind: str, view_scale: float) -> str | None:
         f"the dice look small to the camera (top faces about {side:.0f} px across; {PLAYERS_WORDS[kind]}"
         f" read best from {wanted} px{where}): move the camera closer or zoom in"
     )
+
+
+def unread_hint(kind: str) -> str:
+    """The line for a settled table that changed where the camera could find nothing it read
+    surely as a die (``RollTracker.could_not_read``): dice too far to read, or no dice."""
+    return (
+        f"something settled on the table that the camera could not read as {PLAYERS_WORDS[kind]}:"
+        " if you rolled, move the camera closer or zoom in"
+    )

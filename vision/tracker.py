@@ -154,6 +154,10 @@ class RollTracker:
     # a slow reader drops frames; a roll's ``seconds`` is then the time since the first frame,
     # a reconnection's wait included.
     clock: Callable[[], float] | None = None
+    # Told of what that look at a settled table the vote found no die in finds where the table
+    # changed, when it reads none of it surely enough to be a roll: dice too small to read, most
+    # likely (a far camera), or a cup or card put down; no event is reported.
+    could_not_read: Callable[[DieReadings], None] | None = None
 
     frame_index: int = field(default=0, init=False)
     _previous: np.ndarray | None = field(default=None, init=False, repr=False)
@@ -268,9 +272,11 @@ class RollTracker:
         # finds, and the look searches every scale: its sure dice are the roll, where the
         # table changed (a hand that passed over left nothing new to look at).
         if len(dice) == 0 and self.look_again is not None and frames and (new is None or new.any()):
-            looked = self.look_again(steady_mean(frames))
-            found = lying_where_new(looked[looked.confidences >= SURE_LOOK], new, width)
+            looked = lying_where_new(self.look_again(steady_mean(frames)), new, width)
+            found = looked[looked.confidences >= SURE_LOOK]
             dice = found[np.lexsort(found.centers.T[::-1])]  # left to right, as voted dice are
+            if len(looked) and not len(found) and self.could_not_read is not None:
+                self.could_not_read(looked)
         landed = lying_where_new(dice, new, width)
         if not len(landed):
             # no die lies where the table changed: the throw landed none, and what is found

@@ -45,7 +45,7 @@ from scoring.faces import DieKind, UnknownFace, die_kind
 from scoring.game import Event, IllegalMove
 from vision.detector import Detector, DetectorFileError
 from vision.faces import DEFAULT_MODEL, FAST_MODEL, FaceClassifier, ModelFileError
-from vision.framing import seen_at, size_hint
+from vision.framing import seen_at, size_hint, unread_hint
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings, draw
 from vision.sources import RECONNECT_WAITS, FrameSource, Reconnecting, SourceError, open_source
@@ -199,6 +199,7 @@ class Camera:
             look_again=look_again,
             stills=self.source.stills,
             clock=time.monotonic if self.source.live else None,
+            could_not_read=self.could_not_read if size_hints else None,
         )
         self.readers: dict[str, DiceReader] = {}
         self.photo_readers: dict[str, DiceReader] = {}
@@ -300,6 +301,12 @@ class Camera:
         if self.target is None:
             return DieReadings.empty()
         return self.photo_reader(self.target.die_kind).read(frame, still=True)
+
+    def could_not_read(self, finds: DieReadings) -> None:
+        """A settled table changed where its look read nothing surely as a die: say why a roll
+        may not have been scored."""
+        if self.target is not None:
+            self.view.set_status(f"watching {self.source.name}; {unread_hint(self.target.die_kind)}")
 
     def look(self, kind: str) -> DieReadings:
         """The dice in the latest frame, read as a photo as dice of ``kind``, whatever game is

@@ -14,11 +14,13 @@ import numpy as np
 import pytest
 
 import vision.sources
+import vision.tracker
 from dicescore.cli import main
 from vision.detector import Detector
 from vision.faces import FAST_MODEL, FaceClassifier
 from vision.framing import size_hint
 from vision.pipeline import DiceReader, read_image
+from vision.readings import DieReadings
 from vision.tracker import RollTracker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -305,6 +307,22 @@ def test_watch_reports_each_photo_of_a_folder_as_a_roll(capsys, tmp_path):
     main(["watch", "--source", str(tmp_path), "--dice", "cubes"])
     rolls = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [len(roll["dice"]) for roll in rolls] == [6, 3]  # scene 3 has three of its eight dice in view
+
+
+def test_watch_says_when_a_settled_table_could_not_be_read(capsys, monkeypatch, tmp_path):
+    class Unread(RollTracker):  # each photo's look read nothing surely where the table changed
+        def update(self, frame, readings):
+            self.could_not_read(DieReadings.empty())
+
+    monkeypatch.setattr(vision.tracker, "RollTracker", Unread)
+    (tmp_path / "roll.png").write_bytes((FIXTURES / "scenes" / "scene00001_0075.png").read_bytes())
+    main(["watch", "--source", str(tmp_path), "--dice", "cubes"])
+    out, err = capsys.readouterr()
+    assert (
+        out == ""
+        and "dicescore watch: something settled on the table that the camera could not read as Cubes dice"
+        in err
+    )
 
 
 def test_watch_gives_no_hint_for_the_demo_whose_camera_cannot_move(capsys, monkeypatch):

@@ -594,6 +594,28 @@ def test_a_roll_the_quick_pass_finds_no_die_of_is_the_looks_sure_dice_where_the_
         assert unsure.update(frame, DieReadings.empty) is None
 
 
+def test_a_look_that_reads_nothing_where_the_table_changed_surely_is_told_not_reported():
+    told = []
+    table = Table()
+    table.side = 10
+    mark = (150, 200, "6")  # unsure, but where nothing changed: not told
+    tracker = RollTracker(
+        fps=FPS,
+        look_again=sure_look(table, extra=[mark], confidence=SURE_LOOK - 0.01),
+        could_not_read=told.append,
+    )
+    for frame in still(table, 10) + table.roll(["4", "2", "5"]) + still(table, 30):
+        assert tracker.update(frame, DieReadings.empty) is None
+    assert [sorted(finds.labels) for finds in told] == [["2", "4", "5"]]
+    tracker.look_again = sure_look(table)  # read surely: a roll, and nothing told
+    for frame in table.roll(["1", "3"], shift=(0, 60)) + still(table, 30):
+        tracker.update(frame, DieReadings.empty)
+    tracker.look_again = lambda frame: DieReadings.empty()  # nothing found: nothing to tell
+    for frame in table.roll(["6"], shift=(20, 0)) + still(table, 30):
+        assert tracker.update(frame, DieReadings.empty) is None
+    assert len(told) == 1
+
+
 def test_a_hand_waved_over_an_empty_table_is_not_looked_at():
     table, looks = Table(), []
     tracker = RollTracker(fps=FPS, look_again=lambda frame: looks.append(frame) or sure_look(table)(frame))

@@ -1103,3 +1103,23 @@ def test_a_roll_that_settles_with_no_game_at_the_table_is_scored_nowhere_and_the
     finally:
         ledger.close()
     assert camera.view.status == "watching test camera; start a game of dice to score its rolls"
+
+
+def test_a_settled_table_the_camera_could_not_read_asks_for_the_camera_closer(app, api, pip_dice):
+    # the tracker's look at a settled table whose vote found no die read nothing surely where
+    # the table changed (vision.tracker.RollTracker.could_not_read): no roll, but a line
+    detector, classifier, _ = pip_dice
+    api.new_game()  # the pip race: two d6 a roll
+    camera = Camera(lambda: Frames([]), detector, classifier)
+    ledger = Ledger.open(app.config["DATABASE"])
+    try:
+        camera.table(app, ledger)
+    finally:
+        ledger.close()
+    camera.tracker.could_not_read(two_dice_read_as_3_and_5())
+    assert camera.view.status == (
+        "watching test camera; something settled on the table that the camera could not read as pip dice:"
+        " if you rolled, move the camera closer or zoom in"
+    )
+    # nobody can move the demo's camera closer
+    assert Camera(lambda: Frames([]), detector, classifier, size_hints=False).tracker.could_not_read is None
