@@ -267,27 +267,22 @@ class RollTracker:
         self._settled.clear()
         self._settled_frames.clear()
         self._moved = None
-        looked = None
-        # The pass found no die, but a camera far from the table sees dice smaller than it
-        # finds, and the look searches every scale: its sure dice are the roll, where the
-        # table changed (a hand that passed over left nothing new to look at).
-        if len(dice) == 0 and self.look_again is not None and frames and (new is None or new.any()):
-            looked = lying_where_new(self.look_again(steady_mean(frames)), new, width)
-            found = looked[looked.confidences >= SURE_LOOK]
-            dice = found[np.lexsort(found.centers.T[::-1])]  # left to right, as voted dice are
-            if len(looked) and not len(found) and self.could_not_read is not None:
-                self.could_not_read(looked)
-        landed = lying_where_new(dice, new, width)
-        if not len(landed):
-            # no die lies where the table changed: the throw landed none, and what is found
-            # lay there before it (dice picked up, leaving a card the pass takes for a die)
+        looked_already = len(dice) == 0 and self.look_again is not None and bool(frames)
+        if looked_already:
+            dice = self._dice_too_small_to_find(frames, new, width)
+        if len(dice) == 0:
             return None
-        if self._last_roll is not None and nothing_rolled(
-            dice, self._last_roll, landed if changed is not None else None
-        ):
+        # The dice lying where the table changed, where the table before the throw tells it:
+        # where only the throw's motion does, a small die may have moved too little to show.
+        landed = lying_where_new(dice, new, width) if changed is not None else None
+        if landed is not None and not len(landed):
+            # the throw landed no die, and what is found lay there before it (dice picked up,
+            # leaving a card the pass takes for a die)
+            return None
+        if self._last_roll is not None and nothing_rolled(dice, self._last_roll, landed):
             return None
         self._last_roll = dice
-        if self.look_again is not None and looked is None:
+        if self.look_again is not None and not looked_already:
             dice = faces_looked_again(dice, self.look_again(steady_mean(frames)))
         dice = unread_if_unsure(dice, self.least_confidence)
         if self._first_frame_at is not None:
@@ -295,6 +290,23 @@ class RollTracker:
         else:
             seconds = (self.frame_index - 1) / self.fps
         return RollEvent(dice, self.frame_index - 1, seconds, self.expected_dice)
+
+    def _dice_too_small_to_find(
+        self, frames: list[np.ndarray], new: np.ndarray | None, width: int
+    ) -> DieReadings:
+        """The dice of a settled table in whose frames (``width`` pixels wide) the vote found
+        none: a camera far from the table sees dice smaller than a video frame's reading finds,
+        and the look searches every scale.  Its sure dice (``SURE_LOOK``) where the table is
+        ``new`` (``where_new``), left to right; nothing is looked at where the table is as it
+        was (a hand passed over).  What it finds there but does not read surely is told to
+        ``could_not_read``."""
+        if new is not None and not new.any():
+            return DieReadings.empty()
+        looked = lying_where_new(self.look_again(steady_mean(frames)), new, width)
+        found = looked[looked.confidences >= SURE_LOOK]
+        if len(looked) and not len(found) and self.could_not_read is not None:
+            self.could_not_read(looked)
+        return found[np.lexsort(found.centers.T[::-1])]  # left to right, as voted dice are
 
     def _motion(self, small: np.ndarray) -> bool:
         """Whether anything moved since the previous frame, or since the first frame of this
