@@ -14,11 +14,11 @@ next ``settle_seconds`` of still frames are read and each die's face is decided 
 over them (dice are matched across frames by the centre of their top face), so one misread
 frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
 hand rests over the table, for an empty table, when no die lies where the table changed
-since the throw (dice picked up from beside a card the reader takes for a die), or when the
-dice are where they were at the last roll (a hand took some away, or a die missed then is
-seen now) showing the faces they showed.  A source of ``stills`` (a folder of photos, each
-of a roll at rest) has no throw to see: each of its frames is a settled roll of its own,
-with the same checks after it.
+since the throw (dice picked up from beside a card the reader takes for a die; where the
+table before the throw is known), or when the dice are where they were at the last roll
+(a hand took some away, or a die missed then is seen now) showing the faces they showed.
+A source of ``stills`` (a folder of photos, each of a roll at rest) has no throw to see:
+each of its frames is a settled roll of its own, with the same checks after it.
 
 A roll settles once in several seconds, so the tracker can afford to read the settled table
 once more as a photo is read (``look_again``, for example
@@ -154,9 +154,9 @@ class RollTracker:
     # a slow reader drops frames; a roll's ``seconds`` is then the time since the first frame,
     # a reconnection's wait included.
     clock: Callable[[], float] | None = None
-    # Told of what that look at a settled table the vote found no die in finds where the table
-    # changed, when it reads none of it surely enough to be a roll: dice too small to read, most
-    # likely (a far camera), or a cup or card put down; no event is reported.
+    # Told of what ``look_again`` finds where the table changed on a settled table the vote
+    # found no die in, when it reads none of it surely enough to be a roll: dice too small to
+    # read, most likely (a far camera), or a cup or card put down; no event is reported.
     could_not_read: Callable[[DieReadings], None] | None = None
 
     frame_index: int = field(default=0, init=False)
