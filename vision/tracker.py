@@ -168,6 +168,8 @@ class RollTracker:
         default_factory=lambda: deque(maxlen=AVERAGED_FRAMES), init=False, repr=False
     )
     _last_roll: DieReadings | None = field(default=None, init=False, repr=False)
+    # the last roll's dice with the faces its look read, which a later look's are compared with
+    _last_read: DieReadings | None = field(default=None, init=False, repr=False)
     _frame_times: deque[float] = field(
         default_factory=lambda: deque(maxlen=TIMED_FRAMES), init=False, repr=False
     )
@@ -248,7 +250,7 @@ class RollTracker:
         self._still_at_start += 1
         if self._still_at_start >= self.settle_frames:
             dice = vote([readings() if callable(readings) else readings], self.min_presence)
-            self._last_roll = dice if len(dice) else None
+            self._last_roll = self._last_read = dice if len(dice) else None
             self._still_at_start = None
 
     def _settle(self, frame: np.ndarray, readings: DieReadings) -> None:
@@ -279,12 +281,22 @@ class RollTracker:
             # the throw landed no die, and what is found lay there before it (dice picked up,
             # leaving a card the pass takes for a die)
             return None
+        read = None  # the dice with their faces read by the look
         if self._last_roll is not None and nothing_rolled(dice, self._last_roll, landed):
-            return None
+            # A far camera's vote may find one die of a new roll where a die of the last lay.
+            # Where a die landed anew and fewer were found than last time (a hand that took
+            # dice away landed none), the look's faces decide, against the last roll's.
+            if landed is None or len(dice) >= len(self._last_roll) or self.look_again is None:
+                return None
+            read = faces_looked_again(dice, self.look_again(steady_mean(frames)))
+            if not shows_other_faces(read, self._last_read):
+                return None
         self._last_roll = dice
-        if self.look_again is not None and not looked_already:
-            dice = faces_looked_again(dice, self.look_again(steady_mean(frames)))
-        dice = unread_if_unsure(dice, self.least_confidence)
+        if read is None:
+            looked = self.look_again is not None and not looked_already
+            read = faces_looked_again(dice, self.look_again(steady_mean(frames))) if looked else dice
+        self._last_read = read
+        dice = unread_if_unsure(read, self.least_confidence)
         if self._first_frame_at is not None:
             seconds = self._frame_times[-1] - self._first_frame_at
         else:

@@ -616,6 +616,28 @@ def test_a_look_that_reads_nothing_where_the_table_changed_surely_is_told_not_re
     assert len(told) == 1
 
 
+def test_a_far_roll_whose_pass_finds_one_die_where_one_lay_is_told_by_the_looks_faces():
+    # a far camera's pass found one die of the new roll, where a die of the last one lay:
+    # by places alone no roll; the look reads them all, and other faces
+    table, looks = Table(), []
+    look = sure_look(table)
+    tracker = RollTracker(fps=FPS, look_again=lambda frame: looks.append(frame) or look(frame))
+
+    def feed(frames, found=None):
+        read = lambda f: table.readings(dice=f.dice[:found])  # noqa: E731
+        events = [tracker.update(f, lambda f=f: read(f)) for f in frames]
+        return [event.labels for event in events if event is not None]
+
+    assert feed(still(table, 10) + table.roll(["1", "2", "3"]) + still(table, 20)) == [["1", "2", "3"]]
+    x, y, label = table.dice[0]
+    table.dice[0] = (x + 4, y, label)  # nudged: it changed where it lies, but shows the same face
+    assert feed(still(table, 20), found=1) == [] and len(looks) == 2
+    assert feed(table.roll(["4", "5", "6"]) + still(table, 20), found=1) == [["4", "5", "6"]]
+    assert len(looks) == 3
+    table.dice = table.dice[:1]  # a hand took two away: no die landed anew, nothing to look at
+    assert feed(still(table, 20), found=1) == [] and len(looks) == 3
+
+
 def test_a_hand_waved_over_an_empty_table_is_not_looked_at():
     table, looks = Table(), []
     tracker = RollTracker(fps=FPS, look_again=lambda frame: looks.append(frame) or sure_look(table)(frame))
