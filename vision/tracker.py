@@ -288,20 +288,23 @@ class RollTracker:
             # dice away landed none), the look's faces decide, against the last roll's.
             if landed is None or len(dice) >= len(self._last_roll) or self.look_again is None:
                 return None
-            read = faces_looked_again(dice, self.look_again(steady_mean(frames)))
+            read = faces_looked_again(dice, self._look(frames))
             if not shows_other_faces(read, self._last_read):
                 return None
         self._last_roll = dice
-        if read is None:
-            looked = self.look_again is not None and not looked_already
-            read = faces_looked_again(dice, self.look_again(steady_mean(frames))) if looked else dice
-        self._last_read = read
-        dice = unread_if_unsure(read, self.least_confidence)
+        if read is None and self.look_again is not None and not looked_already:
+            read = faces_looked_again(dice, self._look(frames))
+        self._last_read = read if read is not None else dice
+        dice = unread_if_unsure(self._last_read, self.least_confidence)
         if self._first_frame_at is not None:
             seconds = self._frame_times[-1] - self._first_frame_at
         else:
             seconds = (self.frame_index - 1) / self.fps
         return RollEvent(dice, self.frame_index - 1, seconds, self.expected_dice)
+
+    def _look(self, frames: list[np.ndarray]) -> DieReadings:
+        """The settled table read again by ``look_again``, its frames averaged (``steady_mean``)."""
+        return self.look_again(steady_mean(frames))
 
     def _dice_too_small_to_find(
         self, frames: list[np.ndarray], new: np.ndarray | None, width: int
@@ -314,7 +317,7 @@ class RollTracker:
         ``could_not_read``."""
         if new is not None and not new.any():
             return DieReadings.empty()
-        looked = lying_where_new(self.look_again(steady_mean(frames)), new, width)
+        looked = lying_where_new(self._look(frames), new, width)
         found = looked[looked.confidences >= SURE_LOOK]
         if len(looked) and not len(found) and self.could_not_read is not None:
             self.could_not_read(looked)
