@@ -101,6 +101,16 @@ REFINE_SIZE = (0.7, 1.4)
 # 91.2% / 31 of 48; Cubes 89.6 / 86.6 -> 89.6 / 84.4%, faces unchanged; unchanged the 320x240
 # held-out scenes (no bigger than the network's view) and close-ups (big dice; docs/vision.md).
 MIRROR_WINDOW_BELOW = 20
+# A camera far from the table (a webcam's 1280x720 showing dice 16-20 px across) leaves its dice
+# under SMALL_IN_TILES network pixels even in a photo's finest tiles, which shrink the frame at
+# least twice (a phone photo's dice, 60-150 px, need no finer), and the network finds few dice
+# that small (docs/vision-limits.md, session 77). Where a photo's finds are, the frame round
+# them (CLOSER_MARGIN of their sides) is searched again in tiles enlarged to show them at
+# CLOSER_SIDE, at most MOST_CLOSER_TILES across either way (``closer_tiles``; session 79).
+SMALL_IN_TILES = 16
+CLOSER_SIDE = 28
+CLOSER_MARGIN = 3
+MOST_CLOSER_TILES = 10
 # A find leans when the network's cocked output reaches this. A model file may carry its own
 # (metadata ``leaning_from``, chosen on training-split scenes it never saw: models/detector.md).
 LEANING_FROM = 0.5
@@ -273,7 +283,29 @@ class Detector:
         for shrink in BIGGER_ZOOM_OUTS:
             found = self.zoomed_out(small, shrink).scaled(back)
             passes.append(found[found.sizes * view / shrink >= BIG_SIDE])
-        return passes
+        return passes + self.closer_tiles(frame, passes)
+
+    def closer_tiles(self, frame: np.ndarray, passes: list[DieReadings]) -> list[DieReadings]:
+        """The finds of tiles enlarged to show the dice of ``passes`` at ``CLOSER_SIDE``, over the
+        part of the frame round their finds, when even the finest tiles showed them smaller than
+        ``SMALL_IN_TILES``; none otherwise.  Their size is the median side of the sure finds
+        (``SURE_ALONE``), or of all finds when none is sure."""
+        everything = joined(passes)
+        if len(everything) == 0:
+            return []
+        sure = everything.scores >= SURE_ALONE
+        side = max(float(np.median(everything.sizes[sure] if sure.any() else everything.sizes)), 1.0)
+        height, width = frame.shape[:2]
+        columns, rows = self.finest_grid(width, height)
+        shown = min(self.width / (width * tile_share(columns)), self.height / (height * tile_share(rows)))
+        if side * shown >= SMALL_IN_TILES:
+            return []
+        zoom = CLOSER_SIDE / side  # network pixels per frame pixel
+        columns = min(tiles_across(width * zoom / self.width), MOST_CLOSER_TILES)
+        rows = min(tiles_across(height * zoom / self.height), MOST_CLOSER_TILES)
+        corners = everything.quads.reshape(-1, 2)
+        reach = CLOSER_MARGIN * side
+        return self.tiled(frame, columns, rows, within=(*(corners.min(0) - reach), *(corners.max(0) + reach)))
 
     def zoomed_out(self, frame: np.ndarray, shrink: int) -> DieReadings:
         """The finds of the frame shown at 1/``shrink`` of the network's view, inside a border
@@ -303,16 +335,22 @@ class Detector:
                 rows -= 1
         return columns, rows
 
-    def tiled(self, frame: np.ndarray, columns: int, rows: int) -> list[DieReadings]:
+    def tiled(
+        self, frame: np.ndarray, columns: int, rows: int, within: tuple[float, ...] | None = None
+    ) -> list[DieReadings]:
         """The finds of ``columns`` x ``rows`` overlapping tiles, each enlarged to the network's
-        view; a face cut by a tile's edge is left to the neighbour that holds it whole."""
+        view (only the tiles that overlap the box ``within``, x0, y0, x1, y1, where given); a
+        face cut by a tile's edge is left to the neighbour that holds it whole."""
         height, width = frame.shape[:2]
         tile_w, tile_h = int(width * tile_share(columns)), int(height * tile_share(rows))
         if min(tile_w, tile_h) < MIN_TILE:
             return []
+        left, top, right, bottom = within if within is not None else (0, 0, width, height)
         passes = []
         for x0 in np.linspace(0, width - tile_w, columns).round().astype(int).tolist():
             for y0 in np.linspace(0, height - tile_h, rows).round().astype(int).tolist():
+                if x0 > right or x0 + tile_w < left or y0 > bottom or y0 + tile_h < top:
+                    continue
                 found = self.detect(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
                 inside = [
                     i
@@ -389,6 +427,11 @@ def finest_along(shrink: float) -> int:
     while shrink * tile_share(tiles + 1) >= 2:
         tiles += 1
     return tiles
+
+
+def tiles_across(times: float) -> int:
+    """How many tiles (2 at least) across a side make each tile at most 1/``times`` of it."""
+    return max(2, math.ceil((times - TILE_OVERLAP) / (1 - TILE_OVERLAP)))
 
 
 def tile_share(grid: int) -> float:

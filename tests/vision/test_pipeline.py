@@ -16,6 +16,7 @@ import vision.faces
 import vision.pipeline
 from dicescore.cli import main
 from vision.detector import (
+    CLOSER_SIDE,
     MOST_STRETCH,
     REFINE_SIDE,
     TOP_FACES_APART,
@@ -31,6 +32,7 @@ from vision.detector import (
     merge,
     printed_on_others,
     tile_share,
+    tiles_across,
     without_print_or_groups,
 )
 from vision.faces import NOT_A_FACE, SECOND_LOOK_BELOW, FaceReading
@@ -223,6 +225,8 @@ def test_a_still_is_searched_at_several_scales(tmp_path, monkeypatch):
     # The stand-in sees one 12-px face at network pixel (18, 14) whatever it is shown, so each
     # pass puts it somewhere else in the 640x480 frame, showing how that pass maps back.
     monkeypatch.setattr(vision.detector, "MOST_TILES", 2)  # quarters only: finer tiles have a test
+    # the stand-in's 12-px face is a small die to the closer tiles, which have a test too
+    monkeypatch.setattr(vision.detector, "SMALL_IN_TILES", 0)
     detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
     frame = np.zeros((480, 640, 3), np.uint8)
     assert [centres_and_sides(found) for found in detector.passes_at_scales(frame)] == [
@@ -250,6 +254,7 @@ def test_a_still_is_searched_at_several_scales(tmp_path, monkeypatch):
 
 def test_a_big_photo_is_halved_before_it_is_padded(tmp_path, monkeypatch):
     monkeypatch.setattr(vision.detector, "MOST_TILES", 2)
+    monkeypatch.setattr(vision.detector, "SMALL_IN_TILES", 0)
     detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
     shown = []
     detect = detector.detect
@@ -284,6 +289,40 @@ def test_a_big_photo_is_also_searched_by_a_finer_grid_of_tiles(tmp_path):
     expected = [[x + 81.56, y + 63.58] for x in (0, 175, 350) for y in (0, 131, 262)]
     assert np.allclose(centres, expected, atol=0.1)
     assert np.allclose(np.concatenate([tile.sizes for tile in found]), 12 * 290 / 64, atol=0.5)
+
+
+def test_a_photo_whose_dice_are_small_even_in_its_finest_tiles_is_searched_closer_round_them(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(vision.detector, "MOST_CLOSER_TILES", 100)  # no cap: the stand-in's view is tiny
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
+    frame = np.zeros((480, 640, 3), np.uint8)
+
+    def finds(side, score=0.9):  # two dice of this side, at (100, 100) and (140, 120)
+        corners = np.float32([[0, 0], [side, 0], [side, side], [0, side]]) - side / 2
+        return DieReadings.from_quads([corners + (100, 100), corners + (140, 120)], [score, score])
+
+    shown = []
+    detect = detector.detect
+    detector.detect = lambda image: shown.append(image.shape[:2]) or detect(image)
+    # the finest tiles (7 x 7 of 139x104) show a 40-px die at 18 network pixels: close enough
+    assert detector.closer_tiles(frame, [finds(40)]) == [] and shown == []
+    # ... a 20-px die at 9: tiles that show it at CLOSER_SIDE (28) or a little more
+    tiles = detector.closer_tiles(frame, [finds(20)])
+    (height, width), *others = shown
+    assert set(others) <= {(height, width)}
+    assert CLOSER_SIDE <= 20 * W / width < 1.2 * CLOSER_SIDE
+    # only round the finds: the box of their corners, three of their sides more each way
+    box_left, box_top, box_right, box_bottom = 90 - 60, 90 - 60, 150 + 60, 130 + 60
+    origins = np.concatenate([tile.centers for tile in tiles]) - (18 * width / W, 14 * height / H)
+    assert len(tiles) == len(shown) < 0.5 * tiles_across(640 * 1.4 / W) * tiles_across(480 * 1.4 / H)
+    assert (origins[:, 0] <= box_right).all() and (origins[:, 0] + width >= box_left).all()
+    assert (origins[:, 1] <= box_bottom).all() and (origins[:, 1] + height >= box_top).all()
+    assert abs(origins[:, 0].min()) < 0.1 and origins[:, 0].max() + width >= box_right  # the box covered
+    assert abs(origins[:, 1].min()) < 0.1 and origins[:, 1].max() + height >= box_bottom
+    # unsure finds alone give the size too; no finds, no closer look
+    assert len(detector.closer_tiles(frame, [finds(20, score=0.45)])) == len(tiles)
+    assert detector.closer_tiles(frame, [DieReadings.empty()]) == []
 
 
 def test_finds_unlike_the_sure_dice_of_all_passes_are_dropped():
