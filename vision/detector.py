@@ -109,6 +109,10 @@ MIRROR_WINDOW_BELOW = 20
 # CLOSER_SIDE, at most MOST_CLOSER_TILES across either way (``closer_tiles``; session 79).
 SMALL_IN_TILES = 16
 CLOSER_SIDE = 28
+# ... unless they are under this many pixels in the frame, too small to read however enlarged
+# (``vision.framing``'s bars for reading are 18-26 px): a page's letters, 6-7 px, were taken
+# for them, and its closer tiles found 12 more false dice.
+SMALLEST_CLOSER = 14
 CLOSER_MARGIN = 3
 MOST_CLOSER_TILES = 10
 # A find leans when the network's cocked output reaches this. A model file may carry its own
@@ -283,13 +287,17 @@ class Detector:
         for shrink in BIGGER_ZOOM_OUTS:
             found = self.zoomed_out(small, shrink).scaled(back)
             passes.append(found[found.sizes * view / shrink >= BIG_SIDE])
-        return passes + self.closer_tiles(frame, passes)
+        # the closer tiles are one pass: a find there needs another pass to see it too, or to
+        # be sure (``merge``), not only the tile beside it (a page's letters, a galaxy)
+        closer = self.closer_tiles(frame, passes)
+        return passes + [joined(closer)] if closer else passes
 
     def closer_tiles(self, frame: np.ndarray, passes: list[DieReadings]) -> list[DieReadings]:
         """The finds of tiles enlarged to show the dice of ``passes`` at ``CLOSER_SIDE``, over the
         part of the frame round their finds, when even the finest tiles showed them smaller than
-        ``SMALL_IN_TILES``; none otherwise.  Their size is the median side of the sure finds
-        (``SURE_ALONE``), or of all finds when none is sure."""
+        ``SMALL_IN_TILES`` but not under ``SMALLEST_CLOSER`` in the frame; none otherwise.
+        Their size is the median side of the sure finds (``SURE_ALONE``), or of all finds when
+        none is sure."""
         everything = joined(passes)
         if len(everything) == 0:
             return []
@@ -298,7 +306,7 @@ class Detector:
         height, width = frame.shape[:2]
         columns, rows = self.finest_grid(width, height)
         shown = min(self.width / (width * tile_share(columns)), self.height / (height * tile_share(rows)))
-        if side * shown >= SMALL_IN_TILES:
+        if side * shown >= SMALL_IN_TILES or side < SMALLEST_CLOSER:
             return []
         zoom = CLOSER_SIDE / side  # network pixels per frame pixel
         columns = min(tiles_across(width * zoom / self.width), MOST_CLOSER_TILES)

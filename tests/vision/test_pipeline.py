@@ -19,6 +19,7 @@ from vision.detector import (
     CLOSER_SIDE,
     MOST_STRETCH,
     REFINE_SIDE,
+    SMALLEST_CLOSER,
     TOP_FACES_APART,
     Detector,
     DetectorFileError,
@@ -320,9 +321,16 @@ def test_a_photo_whose_dice_are_small_even_in_its_finest_tiles_is_searched_close
     assert (origins[:, 1] <= box_bottom).all() and (origins[:, 1] + height >= box_top).all()
     assert abs(origins[:, 0].min()) < 0.1 and origins[:, 0].max() + width >= box_right  # the box covered
     assert abs(origins[:, 1].min()) < 0.1 and origins[:, 1].max() + height >= box_bottom
-    # unsure finds alone give the size too; no finds, no closer look
+    # unsure finds alone give the size too; no finds, or finds too small to read, no closer look
     assert len(detector.closer_tiles(frame, [finds(20, score=0.45)])) == len(tiles)
     assert detector.closer_tiles(frame, [DieReadings.empty()]) == []
+    assert detector.closer_tiles(frame, [finds(SMALLEST_CLOSER - 1)]) == []
+    # a still's passes: the closer tiles add one pass, so a find seen by two of them alone is
+    # not seen twice (``merge``); the stand-in's face is 12 network pixels in any tile
+    detector.detect = detect
+    closer_pass = len(detector.passes_at_scales(frame))
+    monkeypatch.setattr(vision.detector, "SMALL_IN_TILES", 0)
+    assert len(detector.passes_at_scales(frame)) == closer_pass - 1
 
 
 def test_finds_unlike_the_sure_dice_of_all_passes_are_dropped():
