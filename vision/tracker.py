@@ -45,7 +45,12 @@ import numpy as np
 
 from vision.readings import DieReading, DieReadings, quad_areas
 
-MOTION_WIDTH = 160  # motion is judged on frames this wide: cheap, and blind to sensor noise
+# Motion is judged on frames this wide: cheap, and blind to most sensor noise.  A camera far
+# from the table (a webcam's 1280x720 showing dice 16-20 px across) shows them 4-5 px wide
+# here; at 160 they were 2 px, their tumbling under the bar for motion and their landing
+# under that for a change since the throw, and its rolls went unseen (docs/vision-limits.md,
+# session 79).
+MOTION_WIDTH = 320
 # A camera held in the hand sways less than this share of the width between two frames; a
 # bigger jump is the camera moved, which is motion like any other.
 MOST_SWAY = 0.02
