@@ -311,7 +311,10 @@ class Detector:
         zoom = CLOSER_SIDE / side  # network pixels per frame pixel
         columns = min(tiles_across(width * zoom / self.width), MOST_CLOSER_TILES)
         rows = min(tiles_across(height * zoom / self.height), MOST_CLOSER_TILES)
-        corners = everything.quads.reshape(-1, 2)
+        # round the finds of about that size: the coarse passes' big finds (groups of dice, a
+        # card) and a stray speck elsewhere would have the whole frame searched
+        like = everything[(everything.sizes >= ODD_SIZE * side) & (everything.sizes <= side / ODD_SIZE)]
+        corners = like.quads.reshape(-1, 2)
         reach = CLOSER_MARGIN * side
         return self.tiled(frame, columns, rows, within=(*(corners.min(0) - reach), *(corners.max(0) + reach)))
 

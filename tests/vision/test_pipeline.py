@@ -321,6 +321,9 @@ def test_a_photo_whose_dice_are_small_even_in_its_finest_tiles_is_searched_close
     assert (origins[:, 1] <= box_bottom).all() and (origins[:, 1] + height >= box_top).all()
     assert abs(origins[:, 0].min()) < 0.1 and origins[:, 0].max() + width >= box_right  # the box covered
     assert abs(origins[:, 1].min()) < 0.1 and origins[:, 1].max() + height >= box_bottom
+    # ... and not round a find of another size (a group of dice, a card seen by a coarse pass)
+    card = DieReadings.from_quads([np.float32([[400, 300], [600, 300], [600, 450], [400, 450]])], [0.5])
+    assert len(detector.closer_tiles(frame, [finds(20), card])) == len(tiles)
     # unsure finds alone give the size too; no finds, or finds too small to read, no closer look
     assert len(detector.closer_tiles(frame, [finds(20, score=0.45)])) == len(tiles)
     assert detector.closer_tiles(frame, [DieReadings.empty()]) == []
