@@ -411,8 +411,8 @@ def shrink(frame: np.ndarray) -> np.ndarray:
     """A small blurred copy (BGR) for motion and hand checks."""
     height = max(1, round(frame.shape[0] * MOTION_WIDTH / frame.shape[1]))
     # Area averaging, done as halvings first: OpenCV's halving is a fast path, and a
-    # 1280x720 frame shrinks to 160 px in a quarter of one 8x resize's time, every pixel
-    # within one grey level of it (docs/benchmarks-vision.md, session 39).
+    # 1280x720 frame shrank to 160 px in a quarter of one 8x resize's time, every pixel
+    # within one grey level of it (docs/benchmarks-vision.md, session 39; 320 px since 79).
     while frame.shape[1] >= 2 * MOTION_WIDTH and frame.shape[0] >= 2 * height:
         frame = cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
     small = cv2.resize(frame, (MOTION_WIDTH, height), interpolation=cv2.INTER_AREA)
