@@ -326,7 +326,7 @@ class RollTracker:
         found = looked[looked.confidences >= SURE_LOOK]
         if len(looked) and not len(found) and self.could_not_read is not None:
             self.could_not_read(looked)
-        return found[np.lexsort(found.centers.T[::-1])]  # left to right, as voted dice are
+        return left_to_right(found)
 
     def _motion(self, small: np.ndarray) -> bool:
         """Whether anything moved since the previous frame, or since the first frame of this
@@ -567,9 +567,15 @@ def vote(frames: list[DieReadings], min_presence: float = 0.5) -> DieReadings:
     for readings in frames:
         match(tracks, list(readings))
     need = min_presence * len(frames)
-    dice = [decide(track, len(frames)) for track in tracks if len(track) >= need]
-    dice.sort(key=lambda die: (die.center[0], die.center[1]))
-    return DieReadings.from_dice(dice)
+    return left_to_right(
+        DieReadings.from_dice([decide(track, len(frames)) for track in tracks if len(track) >= need])
+    )
+
+
+def left_to_right(dice: DieReadings) -> DieReadings:
+    """The dice ordered by their centres, left to right (top to bottom where level), as a
+    roll reports them."""
+    return dice[np.lexsort(dice.centers.T[::-1])]
 
 
 def match(tracks: list[list[DieReading]], dice: list[DieReading]) -> None:
