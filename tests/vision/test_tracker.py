@@ -123,11 +123,19 @@ def square(x, y, side=SIDE):
     return np.float32([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
 
 
-def run(tracker, table, frames, misread=None):
-    """Feed frames; readings describe the dice drawn on each, and are read only when asked."""
+def run(tracker, table, frames, misread=None, times=1):
+    """Feed frames; readings describe the dice drawn on each, and are read only when asked.
+    ``times`` enlarges each frame and its dice, as a camera of that many times the pixels
+    shows the same table (the tracker shrinks a frame over ``MOTION_WIDTH`` for its checks)."""
     events = []
     for frame in frames:
-        event = tracker.update(frame, lambda: table.readings(misread, getattr(frame, "dice", None)))  # noqa: B023
+        shown = cv2.resize(frame, None, fx=times, fy=times, interpolation=cv2.INTER_NEAREST)
+
+        def readings(frame=frame):
+            read = table.readings(misread, getattr(frame, "dice", None))
+            return read if times == 1 else replace(read, quads=read.quads * np.float32(times))
+
+        event = tracker.update(shown, readings)
         if event is not None:
             events.append(event)
     return events
@@ -137,11 +145,14 @@ def still(table, n):
     return [table.frame() for _ in range(n)]
 
 
-def test_one_roll_gives_exactly_one_event_with_its_faces():
+# 4: the drawn 320x240 frames enlarged to 1280x960, as a webcam's are, which the tracker
+# shrinks for its motion and hand checks
+@pytest.mark.parametrize("times", [1, 4])
+def test_one_roll_gives_exactly_one_event_with_its_faces(times):
     table, tracker = Table(), RollTracker(fps=FPS)
-    events = run(tracker, table, still(table, 10))
-    events += run(tracker, table, table.roll(["1", "2", "3", "4", "5", "6"]))
-    events += run(tracker, table, still(table, 60))
+    events = run(tracker, table, still(table, 10), times=times)
+    events += run(tracker, table, table.roll(["1", "2", "3", "4", "5", "6"]), times=times)
+    events += run(tracker, table, still(table, 60), times=times)
     assert len(events) == 1
     assert events[0].labels == ["1", "2", "3", "4", "5", "6"]
     assert events[0].count_ok and not events[0].cocked
@@ -295,31 +306,33 @@ def test_motion_over_an_empty_table_gives_no_event():
     assert events == []
 
 
-def test_a_waving_hand_gives_no_event_then_the_roll_is_reported_once():
+@pytest.mark.parametrize("times", [1, 4])
+def test_a_waving_hand_gives_no_event_then_the_roll_is_reported_once(times):
     table, tracker = Table(), RollTracker(fps=FPS)
-    events = run(tracker, table, table.roll(["1", "2", "3"]))
+    events = run(tracker, table, table.roll(["1", "2", "3"]), times=times)
     for t in range(60):  # waves over the dice before they could settle
         table.hand = (60 + int(100 * abs(np.sin(t / 5))), 90)
-        events += run(tracker, table, [table.frame()])
+        events += run(tracker, table, [table.frame()], times=times)
     assert events == []
     table.hand = None
-    events += run(tracker, table, still(table, 30))
+    events += run(tracker, table, still(table, 30), times=times)
     assert [e.labels for e in events] == [["1", "2", "3"]]
 
 
-def hand_comes_to_rest(tracker, table, y):
+def hand_comes_to_rest(tracker, table, y, times=1):
     """The events while a hand comes in and stops over the dice, its fingertip at height ``y``."""
     events = []
     for x in range(40, 120, 10):
         table.hand = (x, y)
-        events += run(tracker, table, [table.frame()])
-    return events + run(tracker, table, still(table, 60))
+        events += run(tracker, table, [table.frame()], times=times)
+    return events + run(tracker, table, still(table, 60), times=times)
 
 
-def test_a_hand_resting_over_the_dice_gives_no_event():
+@pytest.mark.parametrize("times", [1, 4])
+def test_a_hand_resting_over_the_dice_gives_no_event(times):
     table, tracker = Table(), RollTracker(fps=FPS)
-    events = run(tracker, table, table.roll(["4", "5"]))
-    assert events + hand_comes_to_rest(tracker, table, 80) == []
+    events = run(tracker, table, table.roll(["4", "5"]), times=times)
+    assert events + hand_comes_to_rest(tracker, table, 80, times) == []
 
 
 def test_a_hand_resting_by_the_dice_is_looked_for_twice_a_second_not_every_frame():
@@ -866,11 +879,12 @@ def flickering(frames, depth, bands=0):
     return out
 
 
+@pytest.mark.parametrize("times", [1, 4])
 @pytest.mark.parametrize("bands", [0, 3])
-def test_a_flickering_lamp_is_no_motion(bands):
+def test_a_flickering_lamp_is_no_motion(bands, times):
     table, tracker = Table(colour=(150, 160, 170)), RollTracker(fps=FPS)
     frames = still(table, 10) + table.roll(["2", "4", "6"]) + still(table, 40)
-    events = run(tracker, table, flickering(frames, 0.1, bands))
+    events = run(tracker, table, flickering(frames, 0.1, bands), times=times)
     assert [e.labels for e in events] == [["2", "4", "6"]]
     # unmatched, the same light reads as motion on every frame: no roll would ever settle
     changed = cv2.absdiff(*flickering(still(table, 2), 0.1, bands)) > tracker.motion_level
@@ -1183,15 +1197,16 @@ def lamp_off(frames, gain=0.4):
     return [np.clip(frame * gain, 0, 255).astype(np.uint8) for frame in frames]
 
 
-def test_a_hand_resting_over_dice_thrown_as_the_lamp_went_on_gives_no_event():
+@pytest.mark.parametrize("times", [1, 4])
+def test_a_hand_resting_over_dice_thrown_as_the_lamp_went_on_gives_no_event(times):
     # tracker.py _motion: self._moved |= changed dropped; the table before the roll is no
     # reference once the light more than doubled (differs_from), and the hand is then known by
     # lying where the picture moved: all of the roll's motion, not only its first frame's
     table, tracker = Table(), RollTracker(fps=FPS)
-    events = run(tracker, table, lamp_off(still(table, 10)) + table.roll(["4", "5"]))
-    assert events + hand_comes_to_rest(tracker, table, 80) == []
+    events = run(tracker, table, lamp_off(still(table, 10)) + table.roll(["4", "5"]), times=times)
+    assert events + hand_comes_to_rest(tracker, table, 80, times) == []
     table.hand = None
-    assert [event.labels for event in run(tracker, table, still(table, 20))] == [["4", "5"]]
+    assert [event.labels for event in run(tracker, table, still(table, 20), times=times)] == [["4", "5"]]
 
 
 def test_a_still_table_is_not_matched_for_the_cameras_shift_and_light(monkeypatch):
@@ -1207,18 +1222,19 @@ def test_a_still_table_is_not_matched_for_the_cameras_shift_and_light(monkeypatc
     assert matched
 
 
+@pytest.mark.parametrize("times", [1, 4])
 @pytest.mark.parametrize("gap, held", [(7, True), (16, False)], ids=["a third of a die", "two thirds"])
-def test_a_hand_resting_beside_the_dice_holds_the_roll_back_within_a_third_of_a_die(gap, held):
+def test_a_hand_resting_beside_the_dice_holds_the_roll_back_within_a_third_of_a_die(gap, held, times):
     # tracker.py hand_over_dice: near = max(3, ...) -> min(3, ...) (or | 1 -> & 1): a hand
     # counted only where it touched a die's outline, and the roll was read while a hand
     # rested by the dice, about to turn one over; ... / 2 -> * 2: a hand resting well away
     # from the dice held the roll back until it left
     table, tracker = Table(), RollTracker(fps=FPS)
-    events = run(tracker, table, table.roll(["4", "5"]))  # the right die's right side at x = 97
+    events = run(tracker, table, table.roll(["4", "5"]), times=times)  # the right die's right side at x = 97
     for y in range(200, 59, -20):  # a hand comes up from the bottom and stops ``gap`` px right of it
         table.hand = (97 + gap + 32, y)
-        events += run(tracker, table, [table.frame()])
-    events += run(tracker, table, still(table, 60))
+        events += run(tracker, table, [table.frame()], times=times)
+    events += run(tracker, table, still(table, 60), times=times)
     assert [event.labels for event in events] == ([] if held else [["4", "5"]])
 
 
@@ -1420,19 +1436,9 @@ def test_a_far_cameras_roll_of_dice_20_px_across_in_a_1280x960_frame_is_seen_and
     table, times = Table(), 4
     table.side, table.labelled, table.die_colour = 5, False, (120, 120, 120)
 
-    def watched(frames):
-        events = []
-        for frame in frames:
-            readings = table.readings(dice=frame.dice)
-            readings = DieReadings.from_quads(readings.quads * times).with_faces(
-                [Face(label, 0.9) for label in readings.labels]
-            )
-            enlarged = cv2.resize(frame, None, fx=times, fy=times, interpolation=cv2.INTER_NEAREST)
-            events.append(tracker.update(enlarged, readings))
-        return [(i, event.labels) for i, event in enumerate(events) if event is not None]
-
     tracker = RollTracker(fps=FPS)
-    events = watched(still(table, 10) + table.roll(["4", "2", "5"]) + still(table, 30))
-    assert [labels for _, labels in events] == [["4", "2", "5"]] and events[0][0] >= 10 + 12  # settled
-    events = watched(table.roll(["6", "1", "3"], shift=(20, 40)) + still(table, 30))
-    assert [labels for _, labels in events] == [["6", "1", "3"]]
+    frames = still(table, 10) + table.roll(["4", "2", "5"]) + still(table, 30)
+    events = run(tracker, table, frames, times=times)
+    assert [event.labels for event in events] == [["4", "2", "5"]] and events[0].frame >= 10 + 12  # settled
+    events = run(tracker, table, table.roll(["6", "1", "3"], shift=(20, 40)) + still(table, 30), times=times)
+    assert [event.labels for event in events] == [["6", "1", "3"]]
