@@ -107,6 +107,8 @@ MIRROR_WINDOW_BELOW = 20
 # that small (docs/vision-limits.md, session 77). Where a photo's finds are, the frame round
 # them (CLOSER_MARGIN of their sides) is searched again in tiles enlarged to show them at
 # CLOSER_SIDE, at most MOST_CLOSER_TILES across either way (``closer_tiles``; session 79).
+# At 14 the Hubble photo's galaxies gave no false dice, but the held-out Cubes photos, halved
+# in the middle of a 1280x960 frame, lost 5 points of recall (docs/vision-limits.md, session 80).
 SMALL_IN_TILES = 16
 CLOSER_SIDE = 28
 # ... unless they are under this many pixels in the frame, too small to read however enlarged
@@ -384,7 +386,9 @@ class Detector:
         inner_w, inner_h = (self.width, self.height)
         if padded:  # a pixel at least: a photo a few pixels thin has a side that rounds to 0
             inner_w, inner_h = max(1, round(width * fit)), max(1, round(height * fit))
-        # halvings, then one linear resize: a quarter of INTER_AREA's time
+        # halvings, then one linear resize: a quarter of INTER_AREA's time.  Halved by 2 x 2
+        # means instead of pyrDown, a 1280x720 frame took 0.7-0.9 ms less, but the detector
+        # found and read 1-2 points fewer held-out dice in it (docs/benchmarks-vision.md, session 80)
         small = cv2.resize(
             halved(frame, 2 * inner_w, 2 * inner_h), (inner_w, inner_h), interpolation=cv2.INTER_LINEAR
         )
