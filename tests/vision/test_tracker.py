@@ -145,8 +145,8 @@ def still(table, n):
     return [table.frame() for _ in range(n)]
 
 
-# 4: the drawn 320x240 frames enlarged to 1280x960, as a webcam's are, which the tracker
-# shrinks for its motion and hand checks
+# times = 4: the drawn 320x240 frames enlarged to 1280x960, as a webcam's are, which the
+# tracker shrinks for its motion and hand checks (``run``)
 @pytest.mark.parametrize("times", [1, 4])
 def test_one_roll_gives_exactly_one_event_with_its_faces(times):
     table, tracker = Table(), RollTracker(fps=FPS)
