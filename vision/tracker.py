@@ -14,9 +14,10 @@ next ``settle_seconds`` of still frames are read and each die's face is decided 
 over them (dice are matched across frames by the centre of their top face), so one misread
 frame does not misread the roll.  Nothing is reported while the picture keeps moving or a
 hand rests over the table, for an empty table, when no die lies where the table changed
-since the throw (dice picked up from beside a card the reader takes for a die; where the
-table before the throw is known), or when the dice are where they were at the last roll
-(a hand took some away, or a die missed then is seen now) showing the faces they showed.
+since the throw, or none that the second look does not doubt (dice picked up from beside a
+card the reader takes for a die; where the table before the throw is known), or when the
+dice are where they were at the last roll (a hand took some away, or a die missed then is
+seen now) showing the faces they showed.
 A source of ``stills`` (a folder of photos, each of a roll at rest) has no throw to see:
 each of its frames is a settled roll of its own, with the same checks after it.
 
@@ -296,9 +297,13 @@ class RollTracker:
             read = faces_looked_again(dice, self._look(frames))
             if not shows_other_faces(read, self._last_read):
                 return None
-        self._last_roll = dice
         if read is None and self.look_again is not None and not looked_already:
             read = faces_looked_again(dice, self._look(frames))
+        if landed is not None and read is not None and not len(lying_where_new(read, new, width)):
+            # the look doubted every die that lay where the table changed, and what is left lay
+            # there before the throw (dice picked up beside a card the pass takes for a die)
+            return None
+        self._last_roll = dice
         self._last_read = read if read is not None else dice
         dice = unread_if_unsure(self._last_read, self.least_confidence)
         if self._first_frame_at is not None:

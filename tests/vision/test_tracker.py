@@ -708,6 +708,26 @@ def test_dice_picked_up_from_beside_a_card_the_reader_takes_for_a_die_are_no_rol
     ]
 
 
+def test_dice_picked_up_beside_a_card_are_no_roll_though_the_pass_saw_an_unsure_die_where_they_lay():
+    # a far camera (the pickup clip in a frame 4 times its size): after each pickup the pass
+    # found the card, unread, and a die it was unsure of where the dice had lain; the look
+    # found the card alone, and a roll of that unread card was reported each time
+    table = Table()
+    card = DieReading(square(270, 200), None, 0.0)
+
+    def read(frame):
+        if frame.dice:
+            return DieReadings.from_dice([*table.readings(dice=frame.dice), card])
+        return DieReadings.from_dice([DieReading(square(62, 60), "6", 0.3, [("6", 0.3)]), card])
+
+    def look_again(frame):
+        return DieReadings.from_dice([*sure_look(table)(frame), card])
+
+    tracker = RollTracker(fps=FPS, look_again=look_again)
+    events = [tracker.update(frame, lambda frame=frame: read(frame)) for frame in roll_and_gather(table)]
+    assert [event.labels for event in events if event is not None] == [["1", "2", "3", None]]
+
+
 def roll_and_gather(table):
     """A bare table, a roll of 1, 2 and 3 settling, and a hand gathering the dice up."""
     frames = still(table, 10) + table.roll(["1", "2", "3"]) + still(table, 20)
