@@ -664,8 +664,7 @@ def faces_looked_again(voted: DieReadings, again: DieReadings) -> DieReadings:
     dice = [die for die, no_die in zip(dice, doubted, strict=True) if not no_die]
     unvoted = ~np.isfinite(distance).any(0)
     dice += [look for look, new in zip(looks, unvoted, strict=True) if new and look.confidence >= SURE_LOOK]
-    dice.sort(key=lambda die: (die.center[0], die.center[1]))
-    return DieReadings.from_dice(dice)
+    return left_to_right(DieReadings.from_dice(dice))
 
 
 def where_new(changed: np.ndarray | None, moved: np.ndarray | None) -> np.ndarray | None:
