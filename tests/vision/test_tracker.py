@@ -133,7 +133,7 @@ def run(tracker, table, frames, misread=None, times=1):
 
         def readings(frame=frame):
             read = table.readings(misread, getattr(frame, "dice", None))
-            return read if times == 1 else replace(read, quads=read.quads * np.float32(times))
+            return replace(read, quads=read.quads * np.float32(times))
 
         event = tracker.update(shown, readings)
         if event is not None:
