@@ -47,7 +47,10 @@ MOST_OFF_GRID = 0.4  # of the spacing, a pip's distance from its grid point
 OFF_CENTRE = 0.12  # of the crop's side, the layout's middle from the crop's centre
 EMPTY_AT_MOST = 0.4  # an empty grid point's contrast over the pips' mean contrast
 EDGE_BAND = 0.15  # of the searched square, along each side: where a die's rounded edge shows
-EDGE_OPENING = 5  # pixels: an opening this wide wipes the edge's thin line there, not a pip
+# pixels: an opening this wide wipes the edge's line there, not a pip (about 10 px across);
+# at 5 a rim's highlight 4-5 px wide, common on the renders' rounded edges, stayed joined to the
+# corner pips it touched (docs/vision-limits.md, session 81)
+EDGE_OPENING = 9
 
 
 def count_pips(crop: np.ndarray) -> int | None:

@@ -65,6 +65,15 @@ def test_a_glint_along_the_die_edge_does_not_hide_the_pips(count):
     assert count_pips(crop) == count
 
 
+@pytest.mark.parametrize("count", [2, 4, 6])
+def test_a_wide_highlight_along_the_die_edge_does_not_hide_the_pips(count):
+    """A rounded edge lit along its length: a band about a pip's radius wide inside the
+    crop's side, joined to the pips beside it (the 1280x960 d6 renders show such bands)."""
+    crop = die_face(count, face=(60, 140, 40), ink=WHITE)
+    cv2.rectangle(crop, (3, 6), (9, 90), (235, 250, 235), -1)
+    assert [count_pips(np.rot90(crop, k)) for k in range(4)] == [count] * 4
+
+
 def test_a_lone_spot_found_only_with_the_edges_wiped_is_no_one():
     """Wiping can thin faint corner pips away and leave the middle one: on the held-out
     renders with noise or JPEG added, fours were so read as ones."""
