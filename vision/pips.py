@@ -77,11 +77,14 @@ def count_layout(contrast: np.ndarray, wipe_edges: bool = False) -> int | None:
     spots = find_spots(contrast, wipe_edges)
     if spots is None:
         return None
-    centres, areas, cut = spots
+    centres, areas, cut, cut_sides = spots
     if len(centres) > 6:
         return None
     if len(centres) == 1 and midway_between(centres[0], cut):
         return None  # the middle pip of a 3 or a 5 whose corner pips the crop cuts through
+    if len(set(cut_sides)) >= 2:
+        return None  # an outline off the face: it cuts pips on two sides, and the whole ones
+        # left may make a smaller layout (a 5 cut on a slant showed its diagonal as a 3)
     if areas.max() > MOST_AREA_SPREAD * areas.min() or (len(areas) == 1 and areas[0] < ONE_AREA):
         return None  # pips of mixed sizes, or a lone speck (glare, a smudge): no layout
     grid = fit_grid(centres / SIZE - 0.5)
@@ -111,36 +114,25 @@ def contrast_to_face(crop: np.ndarray) -> np.ndarray:
 
 def find_spots(
     contrast: np.ndarray, wipe_edges: bool = False
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]] | None:
     """Centres (N x 2, crop pixels) and areas (share of the crop) of the pip-like spots of
-    print, holes filled (ring pips), and the centres of the pip-sized spots that the crop's
-    edge cuts through (a face outlined inside its edges); None when the face shows no print
-    or print that is not pip-like (a numeral, a word, a smudge).  ``wipe_edges``: thin lines
-    along the sides are no print (``without_edge_lines``)."""
+    print, holes filled (ring pips); and the centres of the pip-sized spots that the crop's
+    edge cuts through (a face outlined inside its edges) with the side that cuts each (0-3:
+    left, top, right, bottom); None when the face shows no print or print that is not
+    pip-like (a numeral, a word, a smudge).  ``wipe_edges``: thin lines along the sides are
+    no print (``without_edge_lines``)."""
     margin = int(SIZE * (1 - SEARCHED) / 2)
     searched = contrast[margin : SIZE - margin, margin : SIZE - margin]
     strongest = np.percentile(searched, 99)
     if strongest < MIN_CONTRAST:
         return None
     ink = (searched > max(MIN_INK, INK_SHARE * strongest)).astype(np.uint8)
+    cut, cut_sides = cut_pips(ink)  # before any wiping, which thins a pip cut to a sliver away
     if wipe_edges:
         ink = without_edge_lines(ink)
-    _, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    last = searched.shape[0] - 1
-    x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
-    sides = (x == 0).astype(int) + (y == 0) + (x + w - 1 == last) + (y + h - 1 == last)
-    at_edge = sides > 0
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    at_edge = sides_touched(stats, ink.shape[0]).any(1)
     at_edge[0] = False  # the background
-    shares = stats[:, 4] / SIZE**2  # of the crop, each piece of print
-    # A pip cut through is a spot on one side; a die's edge shows as a thin line or a wide
-    # shade, and the table in a loose crop's corner touches two sides.
-    cut = (
-        at_edge
-        & (sides == 1)
-        & (shares >= PIP_AREA[0])
-        & (shares <= PIP_AREA[1])
-        & (np.maximum(w, h) <= CUT_ELONGATION * np.minimum(w, h))
-    )
     ink[at_edge[labels]] = 0
     # fill holes (ring pips): what the background flooded from outside cannot reach is inside
     outside = np.pad(1 - ink, 1, constant_values=1)
@@ -167,7 +159,31 @@ def find_spots(
         areas.append(share)
     if not found:
         return None
-    return np.array(found), np.array(areas), centroids[cut] + margin
+    return np.array(found), np.array(areas), cut + margin, cut_sides
+
+
+def sides_touched(stats: np.ndarray, side: int) -> np.ndarray:
+    """N x 4: whether each piece of ``connectedComponentsWithStats``'s ``stats`` touches the
+    left, top, right and bottom side of a mask ``side`` pixels square."""
+    x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    return np.stack([x == 0, y == 0, x + w == side, y + h == side], 1)
+
+
+def cut_pips(ink: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """The centres of the print's pieces that are pips cut by the mask's edge, and the side
+    cutting each: a cut pip touches one side and is pip-sized and not long; a die's edge
+    shows as a thin line or a wide shade, and the table in a loose crop's corner touches two."""
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    touched = sides_touched(stats, ink.shape[0])
+    w, h, shares = stats[:, 2], stats[:, 3], stats[:, 4] / SIZE**2  # of the crop, each piece
+    cut = (
+        (touched.sum(1) == 1)
+        & (shares >= PIP_AREA[0])
+        & (shares <= PIP_AREA[1])
+        & (np.maximum(w, h) <= CUT_ELONGATION * np.minimum(w, h))
+    )
+    cut[0] = False  # the background
+    return centroids[cut], touched[cut].argmax(1).tolist()
 
 
 def midway_between(spot: np.ndarray, others: np.ndarray) -> bool:

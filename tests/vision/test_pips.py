@@ -123,6 +123,16 @@ def test_a_face_outlined_too_narrow_is_no_one(count):
     assert count_pips(crop) is None
 
 
+def test_a_five_outlined_on_a_slant_is_no_three():
+    """An outline off the face, sheared: it shows the five's diagonal whole, a three's
+    layout, and cuts its other two pips at the top and the bottom (on a photo-table render a
+    five was so counted as a three, overruling the network)."""
+    crop = die_face(3, size=96)
+    cv2.circle(crop, (22, 0), 8, BLACK, -1)
+    cv2.circle(crop, (74, 95), 8, BLACK, -1)
+    assert [count_pips(np.rot90(crop, k)) for k in range(4)] == [None] * 4
+
+
 def test_a_one_beside_pips_of_other_dice_at_the_crop_edge_still_counts():
     """Print the crop's edge cuts through with no middle spot between: another die's pips."""
     crop = die_face(1, size=96)
