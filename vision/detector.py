@@ -57,6 +57,10 @@ PAD_STEP = 32
 # 2.5x) the side of the frame's sure dice is a table pattern: chosen on training scenes, where it
 # cost no recall; on the held-out scenes it lifted the seed-1 detector's precision from 69.5% to 77.3%.
 ODD_SIZE = 0.4
+# ... and over 2x a card's print read as a 6 beside a die (a photo-table render): the held-out
+# photos lost no die to 2x, and Cubes lost 2 to 0.5x at the small end (docs/vision-limits.md,
+# session 81)
+ODD_BIGGER = 2.0
 # Finds whose centres are closer than this share of a face's side are one die (its heat
 # peaking twice, or the passes of a photo finding it again).
 SAME_DIE = 0.5
@@ -454,22 +458,20 @@ def tile_share(grid: int) -> float:
     return 1 / (grid - (grid - 1) * TILE_OVERLAP)
 
 
-def like_sized(
-    passes: list[DieReadings], sure: float = SURE_ALONE, factor: float = ODD_SIZE
-) -> list[DieReadings]:
-    """``passes`` keeping only the finds within ``factor`` to 1/``factor`` of the median side of
-    the dice they are sure of (score at least ``sure``), all passes together; every find when
-    they are sure of fewer than two, since then there is no size to trust."""
+def like_sized(passes: list[DieReadings], sure: float = SURE_ALONE) -> list[DieReadings]:
+    """``passes`` keeping only the finds from ``ODD_SIZE`` to ``ODD_BIGGER`` times the median
+    side of the dice they are sure of (score at least ``sure``), all passes together; every
+    find when they are sure of fewer than two, since then there is no size to trust."""
     sides = np.concatenate([found.sizes[found.scores >= sure] for found in passes])
     if len(sides) < 2:
         return passes
-    typical = np.median(sides)
-    return [found[(found.sizes >= factor * typical) & (found.sizes <= typical / factor)] for found in passes]
+    smallest, biggest = ODD_SIZE * np.median(sides), ODD_BIGGER * np.median(sides)
+    return [found[(found.sizes >= smallest) & (found.sizes <= biggest)] for found in passes]
 
 
-def keep_similar_sizes(found: DieReadings, sure: float = SURE_ALONE, factor: float = ODD_SIZE) -> DieReadings:
-    """The finds as big as the frame's sure dice, give or take ``factor`` (see ``like_sized``)."""
-    return like_sized([found], sure, factor)[0]
+def keep_similar_sizes(found: DieReadings, sure: float = SURE_ALONE) -> DieReadings:
+    """The finds as big as the frame's sure dice, give or take (see ``like_sized``)."""
+    return like_sized([found], sure)[0]
 
 
 def decode(
