@@ -53,13 +53,13 @@ MOST_STRETCH = 1.15  # frames further than this from the network's aspect are pa
 # fewer false finds (docs/vision-limits.md, session 38). 32, not the network's 16, keeps a phone held upright
 # (9:16) at 192 px wide, where 176 lost a little recall.
 PAD_STEP = 32
-# Dice in one frame are one size, give or take the camera's tilt. A find under 0.4x (or over
-# 2.5x) the side of the frame's sure dice is a table pattern: chosen on training scenes, where it
+# Dice in one frame are one size, give or take the camera's tilt. A find under 0.4x the side of
+# the frame's sure dice is a table pattern: chosen on training scenes (with 2.5x above), where it
 # cost no recall; on the held-out scenes it lifted the seed-1 detector's precision from 69.5% to 77.3%.
 ODD_SIZE = 0.4
-# ... and over 2x a card's print read as a 6 beside a die (a photo-table render): the held-out
-# photos lost no die to 2x, and Cubes lost 2 to 0.5x at the small end (docs/vision-limits.md,
-# session 81)
+# A find over 2x is a card's print or the like (one read as a 6 beside a die, a photo-table
+# render): the held-out photos lost no die to 2x, and Cubes lost 2 to 0.5x at the small end
+# (docs/vision-limits.md, session 81).
 ODD_BIGGER = 2.0
 # Finds whose centres are closer than this share of a face's side are one die (its heat
 # peaking twice, or the passes of a photo finding it again).
@@ -465,7 +465,8 @@ def like_sized(passes: list[DieReadings], sure: float = SURE_ALONE) -> list[DieR
     sides = np.concatenate([found.sizes[found.scores >= sure] for found in passes])
     if len(sides) < 2:
         return passes
-    smallest, biggest = ODD_SIZE * np.median(sides), ODD_BIGGER * np.median(sides)
+    typical = np.median(sides)
+    smallest, biggest = ODD_SIZE * typical, ODD_BIGGER * typical
     return [found[(found.sizes >= smallest) & (found.sizes <= biggest)] for found in passes]
 
 
