@@ -93,6 +93,8 @@ def count_layout(contrast: np.ndarray, wipe_edges: bool = False) -> int | None:
     spacing, middle, points = grid
     if points not in _layouts(len(centres)):
         return None
+    if len(centres) == 4 and cuts_a_third_row(cut, cut_sides, spacing, middle):
+        return None  # a 6 turned, its third row cut off by the crop's edge, is no 4
     radius = np.sqrt(np.median(areas) / np.pi) * SIZE
     inked = np.mean([disc_mean(contrast, centre, radius) for centre in centres])
     for point in set(GRID) - set(points):
@@ -184,6 +186,22 @@ def cut_pips(ink: np.ndarray) -> tuple[np.ndarray, list[int]]:
     )
     cut[0] = False  # the background
     return centroids[cut], touched[cut].argmax(1).tolist()
+
+
+def cuts_a_third_row(cut: np.ndarray, cut_sides: list[int], spacing: np.ndarray, middle: np.ndarray) -> bool:
+    """Whether one side of the crop cuts two pips (``cut``, crop pixels, on ``cut_sides``) in
+    line with a four's two rows (for the left or right side) or its two columns (the top or
+    the bottom), the four's grid being ``spacing`` and ``middle`` (crop sides): the layout
+    goes on past the crop, as a six's does whose third row an outline off the face cut."""
+    steps = (cut / SIZE - 0.5 - middle) / spacing  # grid steps from the layout's middle, x and y
+    sides = np.array(cut_sides)
+    for side in set(cut_sides):
+        along = steps[sides == side, 1 if side in (0, 2) else 0]  # a left or right cut: its row
+        lines = np.round(along)
+        in_line = (np.abs(along - lines) <= MOST_OFF_GRID) & (np.abs(lines) == 1)
+        if set(lines[in_line].tolist()) == {-1.0, 1.0}:
+            return True
+    return False
 
 
 def midway_between(spot: np.ndarray, others: np.ndarray) -> bool:
