@@ -143,17 +143,9 @@ def find_spots(
     contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     found, areas = [], []
     for contour in contours:
-        area = cv2.contourArea(contour) + 0.5 * len(contour)  # the outline's own pixels too
-        share = area / SIZE**2
+        share, pip_like = spot_shape(contour)
         if share < PIP_AREA[0]:
             continue  # a speck of noise
-        _, (w, h), _ = cv2.minAreaRect(contour)
-        roundness = 4 * np.pi * area / max(cv2.arcLength(contour, True) + 2, 1) ** 2
-        pip_like = (
-            share <= PIP_AREA[1]
-            and roundness >= MIN_ROUNDNESS
-            and max(w, h) <= MOST_ELONGATION * max(min(w, h), 1)
-        )
         if not pip_like:
             return None
         moments = cv2.moments(contour)
@@ -162,6 +154,17 @@ def find_spots(
     if not found:
         return None
     return np.array(found), np.array(areas), cut + margin, cut_sides
+
+
+def spot_shape(contour: np.ndarray) -> tuple[float, bool]:
+    """A piece of print's share of the crop (its outline's own pixels too), and whether it is
+    shaped as a pip: no bigger than a large one, round or square, not long."""
+    area = cv2.contourArea(contour) + 0.5 * len(contour)
+    share = area / SIZE**2
+    _, (w, h), _ = cv2.minAreaRect(contour)
+    roundness = 4 * np.pi * area / max(cv2.arcLength(contour, True) + 2, 1) ** 2
+    long = max(w, h) > MOST_ELONGATION * max(min(w, h), 1)
+    return share, bool(share <= PIP_AREA[1] and roundness >= MIN_ROUNDNESS and not long)
 
 
 def sides_touched(stats: np.ndarray, side: int) -> np.ndarray:
@@ -213,12 +216,21 @@ def midway_between(spot: np.ndarray, others: np.ndarray) -> bool:
 
 def without_edge_lines(ink: np.ndarray) -> np.ndarray:
     """The print mask with thin lines along its sides wiped (an opening there): where a
-    die's rounded edge shows as a line of highlight or shadow."""
+    die's rounded edge shows as a line of highlight or shadow.  A piece of print that is a
+    whole pip on its own is kept whole: the opening, nearly a pip wide, thinned a pip lying
+    in a corner of the band away, and a five so counted as a three."""
     side = ink.shape[0]
     band = int(round(EDGE_BAND * side))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (EDGE_OPENING, EDGE_OPENING))
     wiped = cv2.morphologyEx(ink, cv2.MORPH_OPEN, disc)
     wiped[band : side - band, band : side - band] = ink[band : side - band, band : side - band]
+    contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for contour in contours:
+        share, pip_like = spot_shape(contour)
+        x, y, w, h = cv2.boundingRect(contour)
+        whole = x > 0 and y > 0 and x + w < side and y + h < side  # the mask's edge cuts none of it
+        if pip_like and share >= PIP_AREA[0] and whole:
+            cv2.drawContours(wiped, [contour], -1, 1, thickness=cv2.FILLED)
     return wiped
 
 
