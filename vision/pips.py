@@ -129,10 +129,12 @@ def find_spots(
     if strongest < MIN_CONTRAST:
         return None
     ink = (searched > max(MIN_INK, INK_SHARE * strongest)).astype(np.uint8)
-    cut, cut_sides = cut_pips(ink)  # before any wiping, which thins a pip cut to a sliver away
+    pieces = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    cut, cut_sides = cut_pips(pieces, ink.shape[0])  # before any wiping, which thins a cut pip away
     if wipe_edges:
         ink = without_edge_lines(ink)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        pieces = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, labels, stats, _ = pieces
     at_edge = sides_touched(stats, ink.shape[0]).any(1)
     at_edge[0] = False  # the background
     ink[at_edge[labels]] = 0
@@ -174,12 +176,13 @@ def sides_touched(stats: np.ndarray, side: int) -> np.ndarray:
     return np.stack([x == 0, y == 0, x + w == side, y + h == side], 1)
 
 
-def cut_pips(ink: np.ndarray) -> tuple[np.ndarray, list[int]]:
-    """The centres of the print's pieces that are pips cut by the mask's edge, and the side
-    cutting each: a cut pip touches one side and is pip-sized and not long; a die's edge
-    shows as a thin line or a wide shade, and the table in a loose crop's corner touches two."""
-    _, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    touched = sides_touched(stats, ink.shape[0])
+def cut_pips(pieces: tuple, side: int) -> tuple[np.ndarray, list[int]]:
+    """The centres of the pieces of print (``connectedComponentsWithStats`` of a mask ``side``
+    pixels square) that are pips cut by the mask's edge, and the side cutting each: a cut pip
+    touches one side and is pip-sized and not long; a die's edge shows as a thin line or a
+    wide shade, and the table in a loose crop's corner touches two."""
+    _, _, stats, centroids = pieces
+    touched = sides_touched(stats, side)
     w, h, shares = stats[:, 2], stats[:, 3], stats[:, 4] / SIZE**2  # of the crop, each piece
     cut = (
         (touched.sum(1) == 1)

@@ -199,7 +199,7 @@ def test_finds_far_from_the_size_of_the_sure_dice_are_dropped():
         scores=[0.9, 0.8, 0.5, 0.45, 0.5, 0.55, 0.5, 0.5],
     )
     # sure dice are 40 and 44 px (median 42): 8 px and 120 px are patterns, and 90 px, over
-    # twice their size, a lamp's glow or a card; 17 px, 36 px and 80 px may be dice
+    # twice their size, a card's print or the like; 17 px, 36 px and 80 px may be dice
     assert keep_similar_sizes(found).sizes == pytest.approx([40, 44, 36, 17, 80])
     # with fewer than two sure finds there is no size to trust: all are kept
     unsure = found[[0, 3, 4]]
