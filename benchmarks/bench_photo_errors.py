@@ -10,8 +10,15 @@ line per error: a die missed, a die read as another face (or left unread), a fin
 is no die. A missed die is traced back through the reader's stages to the first that lost it:
 
 - no pass saw it: none of the detector's looks at the photo found it (``passes_at_scales``);
-- the first look's rules: a pass found it, but the rules that merge the passes dropped it
-  (print on a die, groups, sizes unlike the sure dice, one pass alone and unsure, the mirror);
+- print or a group: taken for print on a bigger find, or a group found as one
+  (``without_print_or_groups``);
+- a size unlike the sure dice: ``like_sized`` dropped every find of it;
+- a surer find over it: every find of it lay within half a face of a surer find, which stood
+  for it (``one_per_die``): a neighbour, or an outline of the die itself so far off its top
+  face that it no longer matches it;
+- one pass alone, unsure: seen by one pass, under ``SURE_ALONE`` (``merge``);
+- the mirror look: kept by the first look but unsure, and not seen in the mirrored photo;
+- the outline refined off it: ``refined`` moved its outline off its top face;
 - the side-face rule: taken for the side face of a surer die beside it (``without_side_faces``);
 - read as no face: the face classifier's checks dropped it (no face, or unread and unsure).
 
@@ -30,12 +37,30 @@ import numpy as np
 
 from models.detector_card import SEEN, in_frame, match, scene_kind
 from models.train_detector import load_scenes
-from vision.detector import Detector, without_side_faces
+from vision.detector import (
+    Detector,
+    joined,
+    like_sized,
+    merge,
+    one_per_die,
+    without_print_or_groups,
+    without_side_faces,
+)
 from vision.faces import FaceClassifier
 from vision.pipeline import DiceReader
 from vision.readings import DieReadings
 
-STAGES = ("no pass saw it", "the first look's rules", "the side-face rule", "read as no face")
+STAGES = (
+    "no pass saw it",
+    "print or a group",
+    "a size unlike the sure dice",
+    "a surer find over it",
+    "one pass alone, unsure",
+    "the mirror look",
+    "the outline refined off it",
+    "the side-face rule",
+    "read as no face",
+)
 
 
 def found_dice(found: DieReadings, dice: list[dict], image: np.ndarray) -> set[int]:
@@ -44,19 +69,36 @@ def found_dice(found: DieReadings, dice: list[dict], image: np.ndarray) -> set[i
 
 
 def lost_at(reader: DiceReader, image: np.ndarray, dice: list[dict], missed: list[int]) -> dict[int, str]:
-    """For each missed die, the first of the reader's stages (``STAGES``) without it."""
+    """For each missed die, the reader's stage (``STAGES``) that lost it, each stage taken as
+    ``Detector.detect_at_scales`` takes it (a photo taken upright, lying)."""
     if not missed:  # the passes take most of a photo's reading time
         return {}
+    height, width = image.shape[:2]
+    if height > width:  # turned a quarter clockwise: (x, y) -> (height - 1 - y, x)
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        dice = [{**die, "quad": [[height - 1 - y, x] for x, y in die["quad"]]} for die in dice]
     detector = reader.detector
     passes = detector.passes_at_scales(image)
-    first_look = detector.detect_at_scales(image, reader.is_print)
+    sorted_out = without_print_or_groups(passes, image, reader.is_print)
+    sized = like_sized(sorted_out)
+    everything = joined(sized)
+    first_look = merge(sized)
+    mirrored = merge([first_look, detector.mirror_look(image, first_look)])
+    whole = detector.refined(image, mirrored)
     dice_after = {  # the dice each stage still has; the classifier's checks take the rest
         STAGES[0]: set().union(*(found_dice(found, dice, image) for found in passes if len(found))),
-        STAGES[1]: found_dice(first_look, dice, image),
-        STAGES[2]: found_dice(without_side_faces(first_look), dice, image),
+        STAGES[1]: set().union(*(found_dice(found, dice, image) for found in sorted_out if len(found))),
+        STAGES[2]: set().union(*(found_dice(found, dice, image) for found in sized if len(found))),
+        STAGES[3]: found_dice(everything[one_per_die(everything)], dice, image),
+        STAGES[4]: found_dice(first_look, dice, image),
+        STAGES[5]: found_dice(mirrored, dice, image),
+        STAGES[6]: found_dice(whole, dice, image),
+        STAGES[7]: found_dice(without_side_faces(whole), dice, image),
     }
-    lost = {j: next((stage for stage, kept in dice_after.items() if j not in kept), None) for j in missed}
-    return {j: stage or STAGES[-1] for j, stage in lost.items()}
+    # lost after the last stage that still has it: a later stage can bring a die back (the
+    # refined outline of a find that matched no die may match one)
+    kept_by = list(dice_after.values())
+    return {j: STAGES[max((k + 1 for k, kept in enumerate(kept_by) if j in kept), default=0)] for j in missed}
 
 
 def draw_errors(image: np.ndarray, dice: list[dict], missed: list[int], found: DieReadings) -> np.ndarray:
