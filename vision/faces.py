@@ -214,14 +214,16 @@ class FaceClassifier:
         turns: Sequence[int] = ALL_TURNS,
         second_look: bool = True,
         pips: bool = True,
+        wider: Sequence[np.ndarray] | None = None,
     ) -> list[FaceReading]:
         """One reading per BGR crop; ``kind`` (a die kind name, or None for all) limits the labels.
         Each crop is read turned by each of ``turns`` right angles and the cosines averaged.
         With ``second_look``, a crop read unsure (``SECOND_LOOK_BELOW``) is read again in each
         of ``SECOND_LOOKS``, and a look that names a face more surely replaces the first.
         With ``pips``, a die whose faces are numbers and whose crop shows a clean pip layout
-        (``vision.pips.count_pips``) reads as that count, whatever the network says.  The
-        camera, short of time, skips both."""
+        (``vision.pips.count_pips``) reads as that count, whatever the network says; ``wider``,
+        each face cut wider from the picture, is counted where the crop itself shows no clean
+        layout.  The camera, short of time, skips both."""
         crops = list(crops)
         if not turns:
             raise ValueError("turns: read each crop at one right-angle turn (0-3) at least")
@@ -245,16 +247,17 @@ class FaceClassifier:
             surer = sureness[best, np.arange(len(unsure))] > probs[unsure].max(1)
             probs[unsure[surer]] = looks[best[surer], np.flatnonzero(surer)]
         if pips and kind in PIP_KINDS:
-            self._count_pips(crops, probs)
+            self._count_pips(crops, probs, wider)
         # the likeliest labels first: top_k faces, plus room for `none` among them
         order = np.argsort(-probs, axis=1)[:, : self.top_k + 1]
         return [self._reading(p, ranked) for p, ranked in zip(probs, order, strict=True)]
 
-    def _count_pips(self, crops: list, probs: np.ndarray) -> None:
-        """Each crop showing a clean pip layout read as its count, sure to ``PIP_COUNT_SURE``
-        (in place); the network's other readings keep their order below it for the top-k."""
+    def _count_pips(self, crops: list, probs: np.ndarray, wider: Sequence[np.ndarray] | None) -> None:
+        """Each crop showing a clean pip layout, or else its ``wider`` cut, read as its count,
+        sure to ``PIP_COUNT_SURE`` (in place); the network's other readings keep their order
+        below it for the top-k."""
         for i, crop in enumerate(crops):
-            count = count_pips(self._fit(crop))
+            count = count_pips(self._fit(crop), None if wider is None else self._fit(wider[i]))
             if count is not None:
                 probs[i] *= 1 - PIP_COUNT_SURE
                 probs[i, self.index[str(count)]] += PIP_COUNT_SURE

@@ -1,6 +1,7 @@
 """Count the pips on a die face by their layout, a check that needs no learnt artwork.
 
     count = count_pips(crop)        # 1-6, or None when the crop shows no clean pip layout
+    count = count_pips(crop, wider)  # the same face cut wider, counted where the crop shows none
 
 The face network learnt pips from renders; this reads any pips, round, square or ringed, dark
 on a light face or light on a dark one, by what every die shares: spots of one size on a
@@ -51,37 +52,67 @@ EDGE_BAND = 0.15  # of the searched square, along each side: where a die's round
 # at 5 a rim's highlight 4-5 px wide, common on the renders' rounded edges, stayed joined to the
 # corner pips it touched (docs/vision-limits.md, session 81)
 EDGE_OPENING = 9
+# A lone spot's diagonals are looked along this far (of the crop's side, each way) for its
+# corner pips cut by an outline inside the face all round, there when at least INKED_SHARE of
+# a disc stands out as strongly as half the spot and its colour is within SAME_INK (Lab,
+# 8-bit units) of the spot's: cut from their true outlines shrunk to 0.85, rendered threes and
+# fives were counted as ones 23 times in 1,547 number faces (docs/vision.md, session 82)
+DIAGONAL_REACH = (0.33, 0.38, 0.43)
+INKED_SHARE = 0.25
+SAME_INK = 30.0
 
 
-def count_pips(crop: np.ndarray) -> int | None:
+def count_pips(crop: np.ndarray, wider: np.ndarray | None = None) -> int | None:
     """The number of pips on the die face in BGR ``crop`` (rectified, any right-angle turn),
-    or None when it does not show a clean pip layout."""
-    crop = np.asarray(crop)
-    shrink = max(crop.shape[:2]) > SIZE
-    crop = cv2.resize(crop, (SIZE, SIZE), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-    contrast = contrast_to_face(crop)
-    count = count_layout(contrast)
-    if count is None:
-        # A die's rounded edge can show as a thin line along the crop's sides, joining a
-        # corner pip or taken for print that is no pip.  Wiped, the face may count; but
-        # wiping may also thin faint corner pips away, so a lone middle spot is not a one.
-        count = count_layout(contrast, wipe_edges=True)
+    or None when it does not show a clean pip layout.  ``wider``, the same face cut wider,
+    is counted where ``crop`` shows none (an outline a little inside the face cuts its corner
+    pips), though not as a one: cut wider, a small face's blurred numeral passed for a lone
+    pip (two held-out framed dice at 17-19 px, session 82)."""
+    count = count_cut(crop)
+    if count is None and wider is not None:
+        count = count_cut(wider)
         if count == 1:
             return None
     return count
 
 
-def count_layout(contrast: np.ndarray, wipe_edges: bool = False) -> int | None:
-    """The pip count of a face's contrast map (``contrast_to_face``), or None when its spots
-    are no clean layout; ``wipe_edges`` first wipes thin lines along its sides."""
+def count_cut(crop: np.ndarray) -> int | None:
+    """``count_pips`` of one cut of a face."""
+    crop = np.asarray(crop)
+    shrink = max(crop.shape[:2]) > SIZE
+    crop = cv2.resize(crop, (SIZE, SIZE), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    contrast = contrast_to_face(lab)
+    count = count_layout(contrast, lab)
+    if count is None:
+        # A die's rounded edge can show as a thin line along the crop's sides, joining a
+        # corner pip or taken for print that is no pip.  Wiped, the face may count; but
+        # wiping may also thin faint corner pips away, so a lone middle spot is not a one.
+        count = count_layout(contrast, lab, wipe_edges=True)
+        if count == 1:
+            return None
+    return count
+
+
+def count_layout(contrast: np.ndarray, lab: np.ndarray, wipe_edges: bool = False) -> int | None:
+    """The pip count of a face's contrast map (``contrast_to_face`` of its ``lab`` colours), or
+    None when its spots are no clean layout; ``wipe_edges`` first wipes thin lines along its
+    sides."""
     spots = find_spots(contrast, wipe_edges)
     if spots is None:
         return None
     centres, areas, cut, cut_sides = spots
     if len(centres) > 6:
         return None
-    if len(centres) == 1 and midway_between(centres[0], cut):
+    if len(centres) == 1 and (
+        midway_between(centres[0], cut) or inked_diagonal(contrast, lab, centres[0], areas[0])
+    ):
         return None  # the middle pip of a 3 or a 5 whose corner pips the crop cuts through
+    if len(centres) == 2 and (
+        midway_between(centres[0], np.vstack([centres[1:], cut]))
+        or midway_between(centres[1], np.vstack([centres[:1], cut]))
+    ):
+        return None  # a 3 whose third pip the crop cuts: one spot midway between the other and it
     if len(set(cut_sides)) >= 2:
         return None  # an outline off the face: it cuts pips on two sides, and the whole ones
         # left may make a smaller layout (a 5 cut on a slant showed its diagonal as a 3)
@@ -105,10 +136,9 @@ def count_layout(contrast: np.ndarray, wipe_edges: bool = False) -> int | None:
     return len(centres)
 
 
-def contrast_to_face(crop: np.ndarray) -> np.ndarray:
-    """Each pixel's Lab distance from the face's median colour: pips stand out whichever
-    of the two is darker, and whatever their colours."""
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+def contrast_to_face(lab: np.ndarray) -> np.ndarray:
+    """Each pixel's distance from the face's median colour (``lab``: a crop's Lab colours):
+    pips stand out whichever of the two is darker, and whatever their colours."""
     margin = int(SIZE * (1 - FACE_SAMPLE) / 2)
     face = np.median(lab[margin : SIZE - margin, margin : SIZE - margin].reshape(-1, 3), 0)
     return np.linalg.norm(lab - face, axis=2)
@@ -210,6 +240,41 @@ def cuts_a_third_row(cut: np.ndarray, cut_sides: list[int], spacing: np.ndarray,
     return False
 
 
+def inked_diagonal(contrast: np.ndarray, lab: np.ndarray, spot: np.ndarray, area: float) -> bool:
+    """Whether print of the lone ``spot``'s ink (its centre in crop pixels, ``area`` its share
+    of the crop) lies at both ends of one of the diagonals through it, beyond the grid a one
+    is checked on (``DIAGONAL_REACH``): the corner pips of a 3 or a 5 whose outline lies inside
+    the face all round, cut by the crop's corners and wiped with its edge.  The ink is the
+    spot's pixels that stand out most from the face, a ring's or a disc's; the table beyond a
+    loose crop's corners is seldom the pips' colour (``SAME_INK``)."""
+    radius = np.sqrt(area / np.pi) * SIZE
+    near = disc(contrast.shape, spot, 1.2 * radius)
+    strong = contrast[near] >= 0.5 * contrast[near].max()
+    ink, level = lab[near][strong].mean(0), contrast[near][strong].mean()
+
+    def inked(centre: np.ndarray) -> bool:
+        there = disc(contrast.shape, centre, 0.8 * radius)
+        if there.sum() < 4:
+            return False
+        hot = contrast[there] >= 0.5 * level
+        return hot.mean() >= INKED_SHARE and np.linalg.norm(lab[there][hot].mean(0) - ink) <= SAME_INK
+
+    for reach in DIAGONAL_REACH:
+        for way in ((1, 1), (1, -1)):
+            offset = reach * SIZE * np.array(way)
+            if inked(spot + offset) and inked(spot - offset):
+                return True
+    return False
+
+
+def disc(shape: tuple, centre, radius: float) -> np.ndarray:
+    """A boolean mask of ``shape`` over the disc of ``radius`` pixels (1 at least) about
+    ``centre`` (x, y)."""
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.circle(mask, (int(round(centre[0])), int(round(centre[1]))), max(1, int(round(radius))), 1, -1)
+    return mask > 0
+
+
 def midway_between(spot: np.ndarray, others: np.ndarray) -> bool:
     """Whether ``spot`` lies midway between two of ``others`` (crop pixels), within ``MIDWAY``."""
     midpoints = (others[:, None] + others[None]) / 2  # of every pair, and of each with itself
@@ -269,6 +334,4 @@ def _layouts(count: int) -> set[tuple]:
 
 def disc_mean(image: np.ndarray, centre, radius: float) -> float:
     """The mean of ``image`` over the disc of ``radius`` pixels about ``centre`` (x, y)."""
-    mask = np.zeros(image.shape, np.uint8)
-    cv2.circle(mask, (int(round(centre[0])), int(round(centre[1]))), max(1, int(round(radius))), 1, -1)
-    return float(image[mask > 0].mean())
+    return float(image[disc(image.shape, centre, radius)].mean())

@@ -865,7 +865,7 @@ class ReadsASix:
     def __init__(self, model_path=None):
         pass
 
-    def classify(self, crops, kind=None, turns=(0,), second_look=False, pips=False):
+    def classify(self, crops, kind=None, turns=(0,), second_look=False, pips=False, wider=None):
         top = [("6", 0.712345), ("5", 0.2), ("4", 0.05), ("3", 0.03), ("2", 0.007655)]
         return [FaceReading("6", 0.712345, top) for _ in crops]
 

@@ -105,7 +105,7 @@ class FakeClassifier:
 
     not_a_face = NOT_A_FACE
 
-    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
         readings = []
         for crop in crops:
             confidence = 0.5 + float(crop.mean()) / 510
@@ -489,7 +489,7 @@ class PipsAndDice:
 
     not_a_face = NOT_A_FACE
 
-    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
         return [
             FaceReading("BLANK", 0.95, [("BLANK", 0.95)])
             if crop.min() > 200
@@ -526,7 +526,7 @@ class ReadsNothing:
 
     not_a_face = NOT_A_FACE
 
-    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
         return [FaceReading(None, 0.3, [("6", 0.3)], nothing=0.1) for _ in crops]
 
 
@@ -566,7 +566,7 @@ def test_only_a_roll_of_one_deck_is_held_to_each_card_once(tmp_path):
     class ReadsEverySeven(FakeClassifier):
         min_confidence = 0.5
 
-        def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+        def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
             return [
                 FaceReading("7H", 0.9 - i / 100, [("7H", 0.9 - i / 100), ("2H", 0.09)])
                 for i in range(len(crops))
@@ -944,7 +944,7 @@ class NothingThere:
     def __init__(self, nothing, not_a_face=NOT_A_FACE):
         self.nothing, self.not_a_face = nothing, not_a_face
 
-    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
         return [FaceReading(None, 0.0, [("1", 0.05)], self.nothing) for _ in crops]
 
 
@@ -1038,7 +1038,7 @@ class SeesOnlyLight:
 
     not_a_face = NOT_A_FACE
 
-    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
         sure_six, no_face = FaceReading("6", 0.95, [("6", 0.95)]), FaceReading(None, 0.0, [("6", 0.01)], 0.95)
         return [sure_six if crop.max() > 0 else no_face for crop in crops]
 
@@ -1075,7 +1075,7 @@ class FirstCutOnly:
         self.whole, self.mark, self.calls = whole, mark, 0
         self.recut = recut or FaceReading(None, 0.0, [("6", 0.01)], 0.95)
 
-    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
         self.calls += 1
         if self.calls > 1:
             return [self.recut for _ in crops]
@@ -1134,7 +1134,7 @@ class TurnsRecorder(FakeClassifier):
     def __init__(self):
         self.turns = []
 
-    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
         self.turns.append(tuple(turns))
         return super().classify(crops, kind)
 

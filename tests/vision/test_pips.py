@@ -126,6 +126,16 @@ def test_a_face_outlined_too_narrow_is_no_one(count):
     assert count_pips(crop) is None
 
 
+@pytest.mark.parametrize("count", [3, 5])
+def test_a_face_outlined_inside_it_all_round_is_no_one(count):
+    """The outline inside the face on every side: the square crop cuts the corner pips in
+    its corners and shows the middle one whole (held-out threes and fives outlined at 0.85 of
+    their faces were counted as ones, session 82)."""
+    crop = die_face(count, size=96)[14:82, 14:82]
+    for turn in range(4):
+        assert count_pips(np.rot90(crop, turn)) is None
+
+
 def test_a_five_outlined_on_a_slant_is_no_three():
     """An outline off the face, sheared: it shows the five's diagonal whole, a three's
     layout, and cuts its other two pips at the top and the bottom (on a photo-table render a
@@ -150,6 +160,14 @@ def test_a_pip_in_a_corner_of_the_edge_band_is_not_wiped_away():
     bottom-left pip is cut by the crop's edge, its top-right one lies in a corner of the band
     the edge wipe opens. Wiped away, it left a three's diagonal; kept whole, no count."""
     crop = cv2.imread(str(FIXTURES / "five-outlined-off-its-corner.png"))
+    assert [count_pips(np.rot90(crop, k)) for k in range(4)] == [None] * 4
+
+
+def test_a_three_whose_third_pip_the_crop_cuts_is_no_two():
+    """A rendered three (held-out Cubes ring pips) cut from an outline off it by 12% of a side
+    and grown as a photo's reader grows an uncounted cut: two ring pips whole, a diagonal's
+    two, and the third cut by the crop's left side, one step on along that diagonal."""
+    crop = cv2.imread(str(FIXTURES / "three-cut-past-its-corner.png"))
     assert [count_pips(np.rot90(crop, k)) for k in range(4)] == [None] * 4
 
 
@@ -236,3 +254,14 @@ def test_spots_of_mixed_sizes_are_no_layout():
     corner = int(48 - 0.27 * 96)
     cv2.circle(crop, (corner, corner), int(0.08 * 96 * 1.7), BLACK, -1, cv2.LINE_AA)
     assert count_pips(crop) is None
+
+
+def test_a_face_cut_inside_it_is_counted_on_its_wider_cut(reads_two):
+    """A photo's find a little inside its face cuts the corner pips; the reader also cuts it
+    wider, and the count reads that where the find's own cut shows no clean layout."""
+    felt = (60, 90, 60)
+    on_table = cv2.copyMakeBorder(die_face(5, size=96), 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=felt)
+    tight, wider = on_table[34:102, 34:102], on_table[30:106, 30:106]
+    assert reads_two.classify([tight], kind="d6")[0].label == "2"
+    assert reads_two.classify([tight], kind="d6", wider=[wider])[0].label == "5"
+    assert reads_two.classify([tight], kind="d6", pips=False, wider=[wider])[0].label == "2"

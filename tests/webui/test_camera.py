@@ -97,7 +97,7 @@ class ToneClassifier:
         self.taught = []
         self.taught_kinds = []
 
-    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False):
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
         readings = []
         for crop in crops:
             tone = min(self.faces, key=lambda known: abs(known - int(crop[32, 32, 1])))
