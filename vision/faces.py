@@ -227,6 +227,8 @@ class FaceClassifier:
         crops = list(crops)
         if not turns:
             raise ValueError("turns: read each crop at one right-angle turn (0-3) at least")
+        if wider is not None and len(wider) != len(crops):
+            raise ValueError(f"wider: one wider cut per crop, not {len(wider)} for {len(crops)}")
         if not crops:
             return []
         allowed = self._allowed(kind)
