@@ -99,7 +99,7 @@ def count_cut(crop: np.ndarray) -> int | None:
     if count is None:
         # A drilled pip catches the lamp in its hollow: a glint at its rim notches it, and a
         # notched pip is not round.  Closed, the pips are whole again; closing on the first
-        # try joined pips to the die's edge instead and counted fewer (``GLINT_CLOSING``).
+        # try counted fewer faces (``GLINT_CLOSING``).
         count = count_layout(contrast, lab, wipe_edges=True, close_glints=True)
         if count == 1:
             return None
