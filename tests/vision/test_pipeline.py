@@ -547,6 +547,39 @@ def test_a_photo_keeps_a_find_it_cannot_read_only_if_the_detector_is_sure_of_it(
     assert len(reader.read(frame, still=True, unreadable=True)) == 2
 
 
+class RecordsWiderCuts(ReadsNothing):
+    """Reads no crop, and keeps the wider cuts each call was given."""
+
+    min_confidence = 0.5  # asked by a set that shows each face once
+
+    def __init__(self):
+        self.wider = []
+
+    def classify(self, crops, kind, turns=(0,), second_look=False, pips=False, wider=None):
+        self.wider.append(wider)
+        return super().classify(crops, kind, turns, second_look, pips, wider)
+
+
+def test_a_photos_pip_dice_are_also_cut_wider_for_the_pip_count(tmp_path):
+    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    found = DieReadings.from_quads([square_at((100, 100), 40), square_at((300, 100), 50)], [0.9, 0.9])
+    detector.detect_at_scales = lambda frame, is_print=None: found
+    detector.detect = lambda frame: found
+    frame = np.zeros((240, 400, 3), np.uint8)
+    frame[80:120, 80:120] = 255  # the first die's face, on a black table
+    classifier = RecordsWiderCuts()
+    DiceReader("d6", detector, classifier).read(frame, still=True)
+    wider = classifier.wider[0]
+    assert len(wider) == 2
+    # cut 1.12 times wider about the same centre: a fifth of the crop is the black table
+    face = rectify(frame, found.quads[:1])[0]
+    assert face.mean() > 240 and 180 < wider[0].mean() < 220
+    classifier.wider.clear()
+    DiceReader("d6", detector, classifier).read(frame)  # a video frame: no time for a count
+    DiceReader("square-shooters", detector, classifier).read(frame, still=True)  # no pips
+    assert classifier.wider[0] is None and classifier.wider[1] is None
+
+
 def test_a_deck_of_dice_shows_each_card_once_in_a_roll():
     sure = FaceReading("7H", 0.98, [("7H", 0.98), ("AH", 0.01)])
     second_choice_plain = FaceReading("7H", 0.86, [("7H", 0.86), ("2H", 0.1), ("AH", 0.02)])
