@@ -89,21 +89,18 @@ def count_cut(crop: np.ndarray) -> int | None:
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     contrast = contrast_to_face(lab)
     count = count_layout(contrast, lab)
-    if count is None:
-        # A die's rounded edge can show as a thin line along the crop's sides, joining a
-        # corner pip or taken for print that is no pip.  Wiped, the face may count; but
-        # wiping may also thin faint corner pips away, so a lone middle spot is not a one.
-        count = count_layout(contrast, lab, wipe_edges=True)
-        if count == 1:
-            return None
-    if count is None:
-        # A drilled pip catches the lamp in its hollow: a glint at its rim notches it, and a
-        # notched pip is not round.  Closed, the pips are whole again; closing on the first
-        # try counted fewer faces (``GLINT_CLOSING``).
-        count = count_layout(contrast, lab, wipe_edges=True, close_glints=True)
-        if count == 1:
-            return None
-    return count
+    if count is not None:
+        return count
+    # Tried again, a die's rounded edge wiped: it can show as a thin line along the crop's
+    # sides, joining a corner pip or taken for print that is no pip.  Then with notches closed
+    # too: a drilled pip catches the lamp in its hollow, and a glint at its rim leaves it not
+    # round (closing on the first try counted fewer faces: ``GLINT_CLOSING``).  Either may
+    # thin faint corner pips away, so a lone middle spot found so is not a one.
+    for close_glints in (False, True):
+        count = count_layout(contrast, lab, wipe_edges=True, close_glints=close_glints)
+        if count is not None:
+            return None if count == 1 else count
+    return None
 
 
 def count_layout(
@@ -118,15 +115,13 @@ def count_layout(
     centres, areas, cut, cut_sides = spots
     if len(centres) > 6:
         return None
-    if len(centres) == 1 and (
-        midway_between(centres[0], cut) or inked_diagonal(contrast, lab, centres[0], areas[0])
+    if len(centres) <= 2 and any(
+        midway_between(spot, np.vstack([np.delete(centres, i, 0), cut])) for i, spot in enumerate(centres)
     ):
-        return None  # the middle pip of a 3 or a 5 whose corner pips the crop cuts through
-    if len(centres) == 2 and (
-        midway_between(centres[0], np.vstack([centres[1:], cut]))
-        or midway_between(centres[1], np.vstack([centres[:1], cut]))
-    ):
-        return None  # a 3 whose third pip the crop cuts: one spot midway between the other and it
+        return None  # a spot midway between pips the crop cuts, or the other spot and one: the
+        # middle pip of a 3 or a 5 whose corner pips an outline inside the face cuts
+    if len(centres) == 1 and inked_diagonal(contrast, lab, centres[0], areas[0]):
+        return None  # ... or whose corner pips it cuts in its own corners and wipes
     if len(set(cut_sides)) >= 2:
         return None  # an outline off the face: it cuts pips on two sides, and the whole ones
         # left may make a smaller layout (a 5 cut on a slant showed its diagonal as a 3)
@@ -306,8 +301,8 @@ def without_edge_lines(ink: np.ndarray) -> np.ndarray:
     in a corner of the band away, and a five so counted as a three."""
     side = ink.shape[0]
     band = int(round(EDGE_BAND * side))
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (EDGE_OPENING, EDGE_OPENING))
-    wiped = cv2.morphologyEx(ink, cv2.MORPH_OPEN, disc)
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (EDGE_OPENING, EDGE_OPENING))
+    wiped = cv2.morphologyEx(ink, cv2.MORPH_OPEN, opening)
     wiped[band : side - band, band : side - band] = ink[band : side - band, band : side - band]
     contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for contour in contours:
