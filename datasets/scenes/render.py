@@ -48,6 +48,10 @@ DRILL_STREAM = 3000  # a drilled die's depth draws from (seed, index, this, die)
 PICKUP_STREAM = 4000  # a clip's picking hand draws from (seed, index, this, roll)
 SCATTER_STREAM = 5000  # a scattering die's plastic draws from (seed, index, this, die)
 FLASH_STREAM = 6000  # a flash photo's light draws from (seed, index, this, view)
+CLOSE_STREAM = 7000  # a close-up's camera draws from (seed, index, this, view)
+# A close-up's view, in dice across the picture: a phone held a hand's width or two over the
+# dice shows one 15-30% of the frame wide, its neighbours cut by the frame's edges.
+CLOSE_VIEW = (3.5, 7.0)
 # Cycles' samples a pixel; under 64 its denoiser smooths the noise away, and with it some of
 # a small die's print (docs/vision-limits.md, session 60)
 SAMPLES = 8
@@ -313,6 +317,7 @@ def scene_job(
     drilled: bool = False,
     scattering: bool = False,
     flash: bool = False,
+    close: bool = False,
     samples: int = SAMPLES,
     pickup: tuple[int, int] | None = None,
 ) -> dict:
@@ -335,6 +340,8 @@ def scene_job(
     transmission over scattering).
     ``flash`` takes each still as a phone does indoors with its flash on (``flash_shot``): a
     small light beside the lens, the room's lights dimmed; nothing else changes.
+    ``close`` takes each still close to one of the dice (``close_shot``), as a phone held over
+    a die does; nothing else changes.
     ``samples`` is Cycles' samples a pixel (``SAMPLES``).
     ``leaning`` stands dice against a neighbour in every still of two or more dice, up to half
     of them, where a scene otherwise has one or two in 40% of stills: leaning dice to learn from.
@@ -427,6 +434,11 @@ def scene_job(
     if flash:
         shots = [
             flash_shot(np.random.default_rng([seed, index, FLASH_STREAM, k]), taken)
+            for k, taken in enumerate(shots)
+        ]
+    if close and frames is None:
+        shots = [
+            close_shot(np.random.default_rng([seed, index, CLOSE_STREAM, k]), taken)
             for k, taken in enumerate(shots)
         ]
     still_hand = None
@@ -539,6 +551,16 @@ def flash_shot(rng, shot: dict) -> dict:
     return shot | {"lights": lights, "ambient": ambient, "flash": flash}
 
 
+def close_shot(rng, shot: dict) -> dict:
+    """``shot`` taken close to one die: the camera aimed at a die drawn by number (Blender
+    takes it modulo the dice in view), near its middle, showing ``CLOSE_VIEW`` dice across
+    whatever else is in the way; its tilt, turn, lens, focus and lights stay."""
+    view = float(rng.uniform(*CLOSE_VIEW))
+    target = [*(rng.normal(0, 0.15 * view, 2)).tolist(), 0.0]  # the die near the middle, not on it
+    aim = int(rng.integers(1000))
+    return shot | {"camera": shot["camera"] | {"view": view, "fit": False, "target": target, "aim_at_die": aim}}
+
+
 def resting_hand(rng, frame: int, target, view: float) -> dict:
     """A hand lying still near the dice in a still scene, sometimes over a few of them."""
     side = rng.uniform(0, 2 * np.pi)
@@ -633,7 +655,7 @@ def render_scene(
 ) -> list[dict]:
     """Render scene ``index``; write each frame's image and NAME.json into ``out``; return the
     truths.  ``clip`` takes scene_job's keyword arguments (frames, roll, kind, count, hand, pickup,
-    views, tables, translucent, leaning, swirled, drilled, scattering, flash, samples)."""
+    views, tables, translucent, leaning, swirled, drilled, scattering, flash, close, samples)."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicescore-scene-") as tmp:
         job = scene_job(seed, index, split, Path(tmp), out, size, **clip)
@@ -704,6 +726,11 @@ def main(argv=None) -> int:
         help="stills taken with a phone's flash: a light beside the lens, the room's lights dimmed",
     )
     parser.add_argument(
+        "--close",
+        action="store_true",
+        help="stills taken close to one die, as a phone held over it: 3.5-7 dice across the picture",
+    )
+    parser.add_argument(
         "--samples",
         type=at_least_one,
         default=SAMPLES,
@@ -726,6 +753,7 @@ def main(argv=None) -> int:
             drilled=args.drilled,
             scattering=args.scattering,
             flash=args.flash,
+            close=args.close,
             samples=args.samples,
         )
     return 0

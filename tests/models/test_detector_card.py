@@ -67,9 +67,13 @@ def test_each_photo_set_is_one_die_kind_at_a_photo_size_rendered_into_its_own_fo
         assert f"--out data/scenes/{folder} " in command and "--size 1280 960" in command
         split = "train" if folder.startswith("val-") else "heldout"  # val-: unseen training scenes
         assert f"--split {split} " in command
-        assert named[command.split("--dice ")[1]] in name
-    seeds = [command.split("--seed ")[1].split()[0] for _, command in PHOTO_SETS.values()]
-    assert len(set(seeds)) == len(seeds)  # no two sets show the same scenes
+        assert named[command.split("--dice ")[1].split()[0]] in name
+    seeds = {folder: command.split("--seed ")[1].split()[0] for folder, (_, command) in PHOTO_SETS.items()}
+    wide = [seed for folder, seed in seeds.items() if "-close-" not in folder]
+    assert len(set(wide)) == len(wide)  # no two sets show the same scenes...
+    for folder, seed in seeds.items():  # ...but a close-up set, which shows its wide set's up close
+        if "-close-" in folder:
+            assert seed == seeds[folder.replace("-close-", "-")] and PHOTO_SETS[folder][1].endswith(" --close")
 
 
 def test_a_photo_folder_not_listed_is_named_by_its_path_and_has_no_command():

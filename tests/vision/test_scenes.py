@@ -14,6 +14,7 @@ from datasets.faces.photo_tables import PhotoTables
 from datasets.scenes.clips import build_clip
 from datasets.scenes.render import (
     CLEAR_PLASTIC,
+    CLOSE_VIEW,
     DRILL_DEPTH,
     FACE,
     HELDOUT_TABLES,
@@ -177,15 +178,38 @@ def test_a_flash_photo_adds_a_light_at_the_lens_and_dims_the_room_only(tmp_path)
     assert the_same_but_folders(plain, flashed)  # the dice, table and cameras are the same
 
 
+def test_a_close_up_aims_each_view_at_a_die_and_changes_nothing_else(tmp_path):
+    plain, close = jobs_without_and_with(tmp_path, close=True, views=3)
+    shots = [plain] + plain["views"]
+    close_shots = [close] + close["views"]
+    aims = []
+    for shot, near in zip(shots, close_shots, strict=True):
+        camera, near_camera = shot["camera"], near["camera"]
+        # a few dice across the picture, whatever the dice's spread, near the aimed die
+        view = near_camera.pop("view")
+        assert CLOSE_VIEW[0] <= view <= CLOSE_VIEW[1] and view < camera.pop("view")
+        assert near_camera.pop("fit") is False and near_camera["aim_at_dice"]
+        assert np.hypot(*near_camera.pop("target")[:2]) < view / 2  # the aimed die in the picture
+        camera.pop("target")
+        aims.append(near_camera.pop("aim_at_die"))
+        camera.pop("fit")
+    assert len(set(aims)) == 3  # each view its own die
+    assert the_same_but_folders(plain, close)  # the dice, table, lights and lens are the same
+    clip = scene_job(7, 3, "heldout", tmp_path / "plain", tmp_path, kind="d6", frames=[0, 1], close=True)
+    assert "aim_at_die" not in clip["camera"]  # a clip's camera stays put, wide
+
+
 def test_the_render_command_passes_on_what_it_is_asked(monkeypatch, tmp_path):
     asked = []
     monkeypatch.setattr(datasets.scenes.render, "render_scene", lambda *a, **k: asked.append(k))
     argv = ["--out", str(tmp_path), "--count", "1", "--split", "heldout"]
-    asking = ["--scattering", "--drilled", "--flash", "--samples", "32"]
+    asking = ["--scattering", "--drilled", "--flash", "--close", "--samples", "32"]
     assert datasets.scenes.render.main(argv + asking) == 0
-    assert asked[0]["scattering"] and asked[0]["drilled"] and asked[0]["flash"] and asked[0]["samples"] == 32
+    assert asked[0]["scattering"] and asked[0]["drilled"] and asked[0]["flash"] and asked[0]["close"]
+    assert asked[0]["samples"] == 32
     assert datasets.scenes.render.main(argv) == 0
-    assert not asked[1]["scattering"] and not asked[1]["flash"] and asked[1]["samples"] == SAMPLES
+    assert not asked[1]["scattering"] and not asked[1]["flash"] and not asked[1]["close"]
+    assert asked[1]["samples"] == SAMPLES
     with pytest.raises(SystemExit):
         datasets.scenes.render.main(argv + ["--samples", "0"])
 
