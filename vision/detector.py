@@ -40,11 +40,13 @@ TILE_OVERLAP = 0.4  # of a tile's side shared with its neighbour (quarters: 5/8 
 # A cap on time: 8 x 8 tiles (64 in all) take about half a second here. It binds above 12 megapixels,
 # whose tiles the network then sees shrunk more than twice (a 48-megapixel photo's, 4 times).
 MOST_TILES = 8
-# Dice that fill much of a photo: the frame is also shown at a quarter and an eighth of the
-# network's view inside a border (the border pass shows it at a half), and a find there counts
-# only at this side or more in the network's input: a smaller one is a die the finer passes
-# see better, or a group of dice taken for one.
-BIGGER_ZOOM_OUTS = (4, 8)
+# Dice that fill much of a photo: the frame is also shown at a third, a quarter and an eighth
+# of the network's view inside a border (the border pass shows it at a half), and a find there
+# counts only at this side or more in the network's input: a smaller one is a die the finer
+# passes see better, or a group of dice taken for one.  The third lets a die of 150-500 px in a
+# close photo be seen by two passes, not by the quarter alone: on the close-up pip-dice photos
+# (`render --close`) it found 91.5% of the dice, not 85.9% (docs/vision-limits.md, session 83).
+BIGGER_ZOOM_OUTS = (3, 4, 8)
 BIG_SIDE = 16
 MOST_STRETCH = 1.15  # frames further than this from the network's aspect are padded, not stretched
 # A 16:9 webcam frame fills 384x216 of the 384x288 view; padded to 384x224 instead, the

@@ -242,7 +242,8 @@ def test_a_still_is_searched_at_several_scales(tmp_path, monkeypatch):
         {(112.5, 267.5): 75},
         {(352.5, 87.5): 75},
         {(352.5, 267.5): 75},
-        {},  # shrunk to a quarter and to an eighth: a face under 16 px there is not kept
+        {},  # shrunk to a third, a quarter and an eighth: a face under 16 px there is not kept
+        {},
         {},
     ]
     assert centres_and_sides(detector.detect_at_scales(frame)) == {
@@ -267,8 +268,9 @@ def test_a_big_photo_is_halved_before_it_is_padded(tmp_path, monkeypatch):
     detector.passes_at_scales(np.zeros((480, 640, 3), np.uint8))
     # the whole frame, then the border pass: 640x480 halved twice (until under four times the
     # 64x48 input) and padded to twice that, not 1280x960; then the four quarters; then the
-    # further zoom-outs, halved until under 2 and 1 times the input and padded 4 and 8 times
-    assert shown == [(480, 640), (240, 320)] + [(300, 400)] * 4 + [(240, 320)] * 2
+    # further zoom-outs, halved until under 8/3, 2 and 1 times the input and padded 3, 4 and
+    # 8 times
+    assert shown == [(480, 640), (240, 320)] + [(300, 400)] * 4 + [(360, 480)] + [(240, 320)] * 2
 
 
 def test_a_big_photo_is_also_searched_by_a_finer_grid_of_tiles(tmp_path):
