@@ -193,7 +193,8 @@ PHOTO_SETS = {
     # The same scenes taken close, as a phone held a hand's width or two over the dice: 3.5-7
     # dice across the picture, dice of 150-500 px, side faces large, neighbours cut by the edges.
     "heldout-d6-close-hires": (
-        "held-out d6 scenes at 1280x960 taken close (the first set's scenes), a photo through `dicescore read`",
+        "held-out d6 scenes at 1280x960 taken close (the first set's scenes), a photo through "
+        "`dicescore read`",
         "python -m datasets.scenes.render --out data/scenes/heldout-d6-close-hires --start 0 --count 16 "
         "--seed 9100 --split heldout --views 3 --size 1280 960 --dice d6 --close",
     ),

@@ -75,7 +75,8 @@ def stage(scene, shot, old_lights, dice):
     middle = sum(places, Vector((0, 0, 0))) / len(places)
     spread = max((p - middle).length for p in places) + 0.7
     aimed = shot["camera"].get("aim_at_die")  # a close-up's die, by number among those in view
-    camera = add_camera(scene, shot["camera"], middle if aimed is None else places[aimed % len(places)], spread)
+    aim = middle if aimed is None else places[aimed % len(places)]
+    camera = add_camera(scene, shot["camera"], aim, spread)
     lights = [add_light(light) for light in shot["lights"]]
     if shot.get("flash"):
         lights.append(add_flash(shot["flash"], camera))

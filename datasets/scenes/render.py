@@ -557,8 +557,8 @@ def close_shot(rng, shot: dict) -> dict:
     whatever else is in the way; its tilt, turn, lens, focus and lights stay."""
     view = float(rng.uniform(*CLOSE_VIEW))
     target = [*(rng.normal(0, 0.15 * view, 2)).tolist(), 0.0]  # the die near the middle, not on it
-    aim = int(rng.integers(1000))
-    return shot | {"camera": shot["camera"] | {"view": view, "fit": False, "target": target, "aim_at_die": aim}}
+    close = {"view": view, "fit": False, "target": target, "aim_at_die": int(rng.integers(1000))}
+    return shot | {"camera": shot["camera"] | close}
 
 
 def resting_hand(rng, frame: int, target, view: float) -> dict:

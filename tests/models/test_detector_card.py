@@ -73,7 +73,8 @@ def test_each_photo_set_is_one_die_kind_at_a_photo_size_rendered_into_its_own_fo
     assert len(set(wide)) == len(wide)  # no two sets show the same scenes...
     for folder, seed in seeds.items():  # ...but a close-up set, which shows its wide set's up close
         if "-close-" in folder:
-            assert seed == seeds[folder.replace("-close-", "-")] and PHOTO_SETS[folder][1].endswith(" --close")
+            assert seed == seeds[folder.replace("-close-", "-")]
+            assert PHOTO_SETS[folder][1].endswith(" --close")
 
 
 def test_a_photo_folder_not_listed_is_named_by_its_path_and_has_no_command():
