@@ -237,7 +237,8 @@ PHOTO_SETS = {
     ),
 }
 PHOTOS_WHY = (
-    "one die kind each, rendered at a photo's resolution (faces about 60-150 px across) on the "
+    "one die kind each, rendered at a photo's resolution (faces about 60-150 px across; 150-500 px "
+    "in the sets taken close) on the "
     "held-out tables and lights, as the real photographs that `dicescore read` will be judged on "
     "might be taken; and (val-) unseen scenes of the training split at that size, to tell what "
     "new artwork and tables cost from what the size does:"

@@ -124,6 +124,11 @@ def jobs_without_and_with(tmp_path, views=1, **change):
     return jobs
 
 
+def shots_of(job: dict) -> list[dict]:
+    """A still job's shots: its first camera and light rig (the job itself), then its views."""
+    return [job] + job["views"]
+
+
 def the_same_but_folders(plain: dict, changed: dict) -> bool:
     return json.dumps(changed).replace("/changed/", "/T/") == json.dumps(plain).replace("/plain/", "/T/")
 
@@ -163,10 +168,8 @@ def test_scattering_dice_scatter_in_their_body_only_and_change_nothing_else(tmp_
 
 def test_a_flash_photo_adds_a_light_at_the_lens_and_dims_the_room_only(tmp_path):
     plain, flashed = jobs_without_and_with(tmp_path, flash=True, views=3)
-    shots = [plain] + plain["views"]
-    flashed_shots = [flashed] + flashed["views"]
     rooms = []
-    for shot, lit in zip(shots, flashed_shots, strict=True):
+    for shot, lit in zip(shots_of(plain), shots_of(flashed), strict=True):
         flash = lit.pop("flash")
         assert flash["size"] <= 0.2 and all(abs(v) <= 0.6 for v in flash["offset"])  # beside the lens
         room = lit["ambient"][0] / shot["ambient"][0]
@@ -180,10 +183,8 @@ def test_a_flash_photo_adds_a_light_at_the_lens_and_dims_the_room_only(tmp_path)
 
 def test_a_close_up_aims_each_view_at_a_die_and_changes_nothing_else(tmp_path):
     plain, close = jobs_without_and_with(tmp_path, close=True, views=3)
-    shots = [plain] + plain["views"]
-    close_shots = [close] + close["views"]
     aims = []
-    for shot, near in zip(shots, close_shots, strict=True):
+    for shot, near in zip(shots_of(plain), shots_of(close), strict=True):
         camera, near_camera = shot["camera"], near["camera"]
         # a few dice across the picture, whatever the dice's spread, near the aimed die
         view = near_camera.pop("view")
