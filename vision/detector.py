@@ -126,6 +126,8 @@ MOST_CLOSER_TILES = 10
 # A find leans when the network's cocked output reaches this. A model file may carry its own
 # (metadata ``leaning_from``, chosen on training-split scenes it never saw: models/detector.md).
 LEANING_FROM = 0.5
+# A mirror image's corner offsets, (dx, dy) for each of four corners, as the frame's: dx turned about
+MIRRORED_OFFSETS = np.float32([-1, 1] * 4)[:, None, None]
 
 
 class DetectorFileError(RuntimeError):
@@ -149,7 +151,13 @@ class Pyramid:
 class Detector:
     """Top faces of dice in BGR frames, as ``DieReadings`` (quads in frame coordinates)."""
 
-    def __init__(self, model_path: str | os.PathLike | None = None, min_score: float = 0.4, threads: int = 1):
+    def __init__(
+        self,
+        model_path: str | os.PathLike | None = None,
+        min_score: float = 0.4,
+        threads: int = 1,
+        stills_both_ways: bool = True,
+    ):
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not self.model_path.is_file():
             raise DetectorFileError(
@@ -175,16 +183,35 @@ class Detector:
         except Exception as error:  # onnxruntime raises its own exception types for bad files
             raise DetectorFileError(f"detector model file {self.model_path} is corrupt: {error}") from None
         self.min_score = min_score
+        self.stills_both_ways = stills_both_ways
 
-    def detect(self, frame: np.ndarray) -> DieReadings:
+    def detect(self, frame: np.ndarray, both_ways: bool = False) -> DieReadings:
+        """The dice in ``frame`` as one pass of the network sees them; ``both_ways``, as the
+        frame and its mirror image see them together: their heat and leaning maps averaged, each
+        find's corners the mean of both passes' (``decode``).  A still's looks are taken both
+        ways (``stills_both_ways``): a pattern the network takes for a die one way round seldom
+        looks like one the other way, and the two passes' corners err apart.  Held-out photos and
+        real photos without dice lost 29 of 271 errors (docs/vision-limits.md, session 84); the
+        camera keeps one pass, within its frame's time."""
         small, scale, origin = self.fit(frame)
         batch = np.empty((1, 3, *small.shape[:2]), np.float32)
         for channel, plane in enumerate(cv2.split(small)):  # 4x faster than a numpy transpose
             batch[0, channel] = plane
         batch *= 1 / 255.0
         heat, corners, cocked = self.session.run(["heat", "corners", "cocked"], {"image": batch})
-        found = decode(heat[0, 0], corners[0], cocked[0, 0], self.stride, self.min_score, self.leaning_from)
+        heat, cocked, mirrored = heat[0, 0], cocked[0, 0], None
+        if both_ways:  # the mirror image's maps, turned back to the frame's way round
+            heat_m, mirrored, cocked_m = self.session.run(
+                ["heat", "corners", "cocked"], {"image": np.ascontiguousarray(batch[..., ::-1])}
+            )
+            heat, cocked = (heat + heat_m[0, 0, :, ::-1]) / 2, (cocked + cocked_m[0, 0, :, ::-1]) / 2
+            mirrored = mirrored[0, :, :, ::-1] * MIRRORED_OFFSETS
+        found = decode(heat, corners[0], cocked, self.stride, self.min_score, self.leaning_from, mirrored)
         return keep_similar_sizes(found.shifted(-origin).scaled(scale))
+
+    def look(self, image: np.ndarray) -> DieReadings:
+        """One of a still's looks: ``detect``, both ways when ``stills_both_ways``."""
+        return self.detect(image, both_ways=True) if self.stills_both_ways else self.detect(image)
 
     def detect_at_scales(self, frame: np.ndarray, is_print: PrintCheck | None = None) -> DieReadings:
         """For a still photo, where time is cheap and the dice may be any size: a first look at
@@ -222,7 +249,7 @@ class Detector:
         bigger than the network's view, also each unsure find of ``first_look`` that the
         whole look missed and saw small (``MIRROR_WINDOW_BELOW``), if a mirrored window
         showing it at ``REFINE_SIDE`` finds it again."""
-        whole = self.detect(cv2.flip(frame, 1)).mirrored(frame.shape[1])
+        whole = self.look(cv2.flip(frame, 1)).mirrored(frame.shape[1])
         view = self.view(frame)
         if view >= 1:
             return whole
@@ -266,7 +293,7 @@ class Detector:
         width, height = round(self.width / zoom), round(self.height / zoom)
         x0, y0 = round(centre[0] / scale - width / 2), round(centre[1] / scale - height / 2)
         window = cut_window(pyramid.halved(times), x0, y0, width, height, pyramid.fill)
-        seen = self.detect(cv2.flip(window, 1)).mirrored(width) if mirrored else self.detect(window)
+        seen = self.look(cv2.flip(window, 1)).mirrored(width) if mirrored else self.look(window)
         again = seen.shifted((x0, y0)).scaled(scale)
         if len(again) == 0:
             return None
@@ -288,7 +315,7 @@ class Detector:
         # anyway, and padding a 48-megapixel photo whole took 1.6 s.
         small = halved(frame, 4 * self.width, 4 * self.height)
         back = (width / small.shape[1], height / small.shape[0])
-        passes = [self.detect(frame), self.zoomed_out(small, 2).scaled(back)]
+        passes = [self.look(frame), self.zoomed_out(small, 2).scaled(back)]
         for columns, rows in dict.fromkeys(((2, 2), self.finest_grid(width, height))):
             passes += self.tiled(frame, columns, rows)
         view = self.view(frame)
@@ -336,7 +363,7 @@ class Detector:
         pad_y, pad_x = small.shape[0] * (shrink - 1) // 2, small.shape[1] * (shrink - 1) // 2
         padded = cv2.copyMakeBorder(small, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=fill)
         back = (width / small.shape[1], height / small.shape[0])
-        return self.detect(padded).shifted((-pad_x, -pad_y)).scaled(back)
+        return self.look(padded).shifted((-pad_x, -pad_y)).scaled(back)
 
     def finest_grid(self, width: int, height: int) -> tuple[int, int]:
         """The finest grid of tiles, (columns, rows), 2 at least each way (quarters) and at
@@ -370,7 +397,7 @@ class Detector:
             for y0 in np.linspace(0, height - tile_h, rows).round().astype(int).tolist():
                 if x0 > right or x0 + tile_w < left or y0 > bottom or y0 + tile_h < top:
                     continue
-                found = self.detect(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
+                found = self.look(frame[y0 : y0 + tile_h, x0 : x0 + tile_w])
                 inside = [
                     i
                     for i, quad in enumerate(found.quads)
@@ -417,9 +444,12 @@ def step_up(side: int) -> int:
 
 
 def averaged(quad: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """The mean of two quads of one face, ``other``'s corners taken in the turn of their
-    cyclic order nearest ``quad``'s (the detector has no first corner)."""
-    turned = min((np.roll(other, k, 0) for k in range(4)), key=lambda q: float(np.linalg.norm(q - quad)))
+    """The mean of two quads of one face (4 x 2 each, or K x 4 x 2 pair by pair), ``other``'s
+    corners taken in the turn of their cyclic order nearest ``quad``'s (the detector has no
+    first corner)."""
+    turns = np.stack([np.roll(other, k, -2) for k in range(4)])  # 4 x ... x 4 x 2
+    nearest = np.sqrt(((turns - quad) ** 2).sum((-2, -1))).argmin(0)
+    turned = np.take_along_axis(turns, nearest[None, ..., None, None], 0)[0]
     return ((quad + turned) / 2).astype(np.float32)
 
 
@@ -478,18 +508,27 @@ def keep_similar_sizes(found: DieReadings, sure: float = SURE_ALONE) -> DieReadi
 
 
 def decode(
-    heat, corners, cocked, stride: int, min_score: float, leaning_from: float = LEANING_FROM
+    heat,
+    corners,
+    cocked,
+    stride: int,
+    min_score: float,
+    leaning_from: float = LEANING_FROM,
+    mirrored_corners=None,
 ) -> DieReadings:
     """Peaks of the heat map (local maxima over 3x3 cells at ``min_score`` or above) as dice, less the
     print on a die's face (``printed_on_others``: a pip is often surer than its die), one find
     per die (``one_per_die``: one die's heat can peak twice, in two cells of equal heat or
     cells apart on a big die), in the network input's pixels; a die leans where ``cocked``
-    reaches ``leaning_from``."""
+    reaches ``leaning_from``.  With ``mirrored_corners`` (a mirror image's corners, turned back
+    to the frame's way round: ``Detector.detect``), each quad is the mean of both."""
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
     ys, xs = np.nonzero(peaks)
     centres = np.stack([xs, ys], 1).astype(np.float32) + 0.5  # in cells
-    offsets = corners[:, ys, xs].T.reshape(-1, 4, 2)
-    quads = (centres[:, None] + offsets) * stride
+    quads = (centres[:, None] + corners[:, ys, xs].T.reshape(-1, 4, 2)) * stride
+    if mirrored_corners is not None:  # mirroring turned the corners' order about
+        again = (centres[:, None] + mirrored_corners[:, ys, xs].T.reshape(-1, 4, 2)) * stride
+        quads = averaged(quads, again[:, ::-1])
     order = np.argsort(-heat[ys, xs])
     found = DieReadings.from_quads(quads[order], heat[ys, xs][order], cocked[ys, xs][order] >= leaning_from)
     found = found[~printed_on_others(found)]

@@ -306,7 +306,10 @@ def test_watch_reports_each_photo_of_a_folder_as_a_roll(capsys, tmp_path):
         (tmp_path / name).write_bytes((FIXTURES / "scenes" / name).read_bytes())
     main(["watch", "--source", str(tmp_path), "--dice", "cubes"])
     rolls = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [len(roll["dice"]) for roll in rolls] == [6, 3]  # scene 3 has three of its eight dice in view
+    # scene 1 shows six dice, of which five are found (one find is off its die); scene 3 has
+    # three of its eight dice in view. Looked at one way, scene 1 also gave a find beside the
+    # 6 where no die lies, which the look both ways drops (``Detector.detect``).
+    assert [len(roll["dice"]) for roll in rolls] == [5, 3]
 
 
 def test_watch_says_when_a_settled_table_could_not_be_read(capsys, monkeypatch, tmp_path):
@@ -344,9 +347,32 @@ def test_a_photo_reads_a_die_under_its_square_pips_not_the_pips(models):
     found = DiceReader("cubes", detector, photo_classifier).read(image, still=True)
     seen = [die for die in truth["dice"] if die["visible"] >= 0.5]
     assert sorted(found.labels) == sorted(die["label"] for die in seen) == ["6", "BLANK"]
-    for die in seen:
-        centre = np.mean(die["quad"], 0)
-        assert np.min(np.linalg.norm(found.centers - centre, axis=1)) < 5
+    for die in seen:  # each found as the die, not as one of its squares (a sixth of its side)
+        centre, side = np.mean(die["quad"], 0), np.sqrt(cv2.contourArea(np.float32(die["quad"])))
+        nearest = np.argmin(np.linalg.norm(found.centers - centre, axis=1))
+        assert np.linalg.norm(found.centers[nearest] - centre) < 0.2 * side
+        assert 0.8 < found.sizes[nearest] / side < 1.25
+
+
+def test_a_photo_looked_at_both_ways_takes_less_for_dice(models):
+    # A training-split render of six Cubes dice about 20 px across: looked at one way, a find
+    # beside the 6 lies on no die; the mirror image does not show it, and averaged with it, it
+    # goes (``Detector.detect``).
+    truth = json.loads((FIXTURES / "scenes" / "scene00001_0075.json").read_text())
+    image = cv2.imread(str(FIXTURES / "scenes" / truth["image"]))
+    dice = [die for die in truth["dice"] if die["visible"] >= 0.5]
+    centres = np.float32([np.mean(die["quad"], 0) for die in dice])
+    sides = np.float32([np.sqrt(cv2.contourArea(np.float32(die["quad"]))) for die in dice])
+    _, _, photo_classifier = models
+
+    def on_no_die(detector):
+        found = DiceReader("cubes", detector, photo_classifier).read(image, still=True)
+        apart = np.linalg.norm(found.centers[:, None] - centres[None], axis=2)
+        return int((apart >= 0.5 * sides[None]).all(1).sum()), len(found)
+
+    one_way, both_ways = on_no_die(Detector(stills_both_ways=False)), on_no_die(Detector())
+    assert both_ways[0] < one_way[0]
+    assert both_ways[1] - both_ways[0] >= one_way[1] - one_way[0]  # no die lost
 
 
 def test_a_phone_photo_taken_close_over_a_pile_finds_its_whole_dice(models):

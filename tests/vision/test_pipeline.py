@@ -155,8 +155,8 @@ def test_a_frame_far_from_4_3_is_padded_not_squashed(model):
 def test_a_model_that_takes_any_size_pads_a_far_frame_only_to_the_next_step(tmp_path, monkeypatch):
     monkeypatch.setattr(vision.detector, "PAD_STEP", 8)
     frame = np.full((270, 480, 3), 200, np.uint8)  # 16:9: shrunk to 64 x 36
-    fixed = Detector(stand_in_detector(tmp_path / "fixed.onnx"))
-    any_size = Detector(stand_in_detector(tmp_path / "any.onnx", any_size=True))
+    fixed = one_way(stand_in_detector(tmp_path / "fixed.onnx"))
+    any_size = one_way(stand_in_detector(tmp_path / "any.onnx", any_size=True))
     assert not fixed.any_size and any_size.any_size
     small, _, origin = fixed.fit(frame)
     assert small.shape == (H, W, 3) and origin.tolist() == [0, 6]  # the whole 4:3 view
@@ -232,7 +232,7 @@ def test_a_still_is_searched_at_several_scales(tmp_path, monkeypatch):
     monkeypatch.setattr(vision.detector, "MOST_TILES", 2)  # quarters only: finer tiles have a test
     # the stand-in's 12-px face is a small die to the closer tiles, which have a test too
     monkeypatch.setattr(vision.detector, "SMALL_IN_TILES", 0)
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
     frame = np.zeros((480, 640, 3), np.uint8)
     assert [centres_and_sides(found) for found in detector.passes_at_scales(frame)] == [
         {(180.0, 140.0): 120},  # the whole frame: x10
@@ -261,7 +261,7 @@ def test_a_still_is_searched_at_several_scales(tmp_path, monkeypatch):
 def test_a_big_photo_is_halved_before_it_is_padded(tmp_path, monkeypatch):
     monkeypatch.setattr(vision.detector, "MOST_TILES", 2)
     monkeypatch.setattr(vision.detector, "SMALL_IN_TILES", 0)
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))
     shown = []
     detect = detector.detect
     detector.detect = lambda image: shown.append(image.shape[:2]) or detect(image)
@@ -274,7 +274,7 @@ def test_a_big_photo_is_halved_before_it_is_padded(tmp_path, monkeypatch):
 
 
 def test_a_big_photo_is_also_searched_by_a_finer_grid_of_tiles(tmp_path):
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
     # quarters alone until a finer grid's tiles would still be shrunk at least twice
     assert detector.finest_grid(256, 192) == (2, 2)  # tiles of a third would be shrunk 1.8 times
     assert detector.finest_grid(640, 480) == (7, 7)  # tiles of 139x104: 2.2 times the view
@@ -302,7 +302,7 @@ def test_a_photo_whose_dice_are_small_even_in_its_finest_tiles_is_searched_close
     tmp_path, monkeypatch
 ):
     monkeypatch.setattr(vision.detector, "MOST_CLOSER_TILES", 100)  # no cap: the stand-in's view is tiny
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
     frame = np.zeros((480, 640, 3), np.uint8)
 
     def finds(side, score=0.9):  # two dice of this side, at (100, 100) and (140, 120)
@@ -354,8 +354,61 @@ def test_finds_unlike_the_sure_dice_of_all_passes_are_dropped():
     assert [len(found) for found in like_sized([square(40), square(400, score=0.3)])] == [1, 1]
 
 
+def test_looked_at_both_ways_a_finds_corners_are_the_mean_of_both_passes():
+    heat = np.zeros((12, 16), np.float32)
+    heat[3, 4] = 0.9
+    corners = np.zeros((8, 12, 16), np.float32)
+    corners[:, 3, 4] = [-1.5, -1.5, 1.5, -1.5, 1.5, 1.5, -1.5, 1.5]  # a square 3 cells across
+    # the mirror pass's corners, turned back to the frame's way round: the same square a cell
+    # further right, its corners in the other turning order from another corner, as mirroring
+    # leaves them
+    mirrored = np.zeros_like(corners)
+    mirrored[:, 3, 4] = [2.5, -1.5, -0.5, -1.5, -0.5, 1.5, 2.5, 1.5]
+    cocked = np.zeros_like(heat)
+    single = decode(heat, corners, cocked, 4, 0.4)
+    both_ways = decode(heat, corners, cocked, 4, 0.4, mirrored_corners=mirrored)
+    assert sorted(single.quads[0].tolist()) == [[12, 8], [12, 20], [24, 8], [24, 20]]
+    assert sorted(both_ways.quads[0].tolist()) == [[14, 8], [14, 20], [26, 8], [26, 20]]  # half a cell right
+
+
+class CountedRuns:
+    """A detector model's session, counting the images it is shown."""
+
+    def __init__(self, session):
+        self.session, self.images = session, 0
+
+    def run(self, names, feeds):
+        self.images += len(feeds["image"])
+        return self.session.run(names, feeds)
+
+
+def test_a_still_is_looked_at_both_ways_and_a_video_frame_one_way(tmp_path):
+    # The stand-in sees two squares placed as each other's mirror image: a picture that looks
+    # the same mirrored, so both ways it is found as one way, but by two passes of the network.
+    cells_across = W // STRIDE
+    pair = stand_in_detector(tmp_path / "pair.onnx", dice=((4, 3, False), (cells_across - 1 - 4, 3, False)))
+    detector = Detector(pair)
+    detector.session = CountedRuns(detector.session)
+    frame = np.zeros((H, W, 3), np.uint8)
+    single = detector.detect(frame)
+    assert detector.session.images == 1
+    both_ways = detector.detect(frame, both_ways=True)
+    assert detector.session.images == 3
+    assert both_ways.quads.tolist() == single.quads.tolist() and len(single) == 2
+    assert both_ways.scores.tolist() == single.scores.tolist()
+    # the camera's frame is one pass; every look at a still two
+    DiceReader("d6", detector, FakeClassifier()).read(frame)
+    assert detector.session.images == 4
+    detector.detect_at_scales(frame)
+    assert detector.session.images > 4 and detector.session.images % 2 == 0
+    looked_one_way = one_way(pair)
+    looked_one_way.session = CountedRuns(looked_one_way.session)
+    looked_one_way.detect_at_scales(frame)
+    assert looked_one_way.session.images == (detector.session.images - 4) // 2
+
+
 def test_a_photo_keeps_an_unsure_find_only_if_its_mirror_image_shows_it_too(tmp_path):
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx"))
     frame = np.zeros((480, 640, 3), np.uint8)
     seen_twice = np.float32([[100, 100], [140, 100], [140, 140], [100, 140]])
     seen_once = seen_twice + 200
@@ -371,7 +424,7 @@ def test_a_photo_keeps_an_unsure_find_only_if_its_mirror_image_shows_it_too(tmp_
 
 
 def test_a_photo_drops_a_find_nearer_a_surer_one_than_two_top_faces_can_lie(tmp_path):
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx"))
     top = np.float32([[100, 100], [140, 100], [140, 140], [100, 140]])
     side_face = top + [0, 28]  # 0.7 of a side below: the die's own side face, seen from above it
     neighbour = top + [42, 0]  # a die beside it, touching
@@ -400,7 +453,7 @@ def test_a_photo_keeps_two_dice_touching_in_depth_though_nearer_than_a_side(tmp_
     side_face = np.float32([[100, 130], [140, 130], [140, 146], [100, 146]])  # under `near`'s edge
     found = DieReadings.from_quads([near, behind, side_face], scores=[0.9, 0.7, 0.7])
     assert np.linalg.norm(found.centers[1] - found.centers[0]) < TOP_FACES_APART * found.sizes[:2].max()
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx"))
     detector.passes_at_scales = lambda image: [found, found]
     detector.detect = lambda image: found.mirrored(640)
     kept = DiceReader("d6", detector, FakeClassifier()).read(np.zeros((480, 640, 3), np.uint8), still=True)
@@ -504,7 +557,7 @@ def test_a_photo_of_a_die_with_square_pips_reads_the_die_not_its_pips(tmp_path):
     # A framed Cubes 6 (six white squares on brown) and a framed blank, held-out artwork: the
     # quarters' passes found the squares surely, the whole frame the dice less surely, and the
     # squares, outnumbering the dice, set the size that dropped both dice as odd (`like_sized`)
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx"))
     six, blank = square_at((176, 148), 40), square_at((219, 108), 40)
     squares = [square_at((176 + dx, 148 + dy), 8) for dx in (-12, 12) for dy in (-12, 0, 12)]
     frame = np.full((240, 320, 3), 90, np.uint8)
@@ -533,7 +586,7 @@ class ReadsNothing:
 
 
 def test_a_photo_keeps_a_find_it_cannot_read_only_if_the_detector_is_sure_of_it(tmp_path):
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx"))
     sure, unsure = square_at((100, 100), 40), square_at((300, 100), 40)
     found = DieReadings.from_quads([sure, unsure], [UNREAD_KEPT_FROM + 0.05, UNREAD_KEPT_FROM - 0.05])
     detector.detect_at_scales = lambda frame, is_print=None: found
@@ -563,7 +616,7 @@ class RecordsWiderCuts(ReadsNothing):
 
 
 def test_a_photos_pip_dice_are_also_cut_wider_for_the_pip_count(tmp_path):
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx"))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx"))
     found = DieReadings.from_quads([square_at((100, 100), 40), square_at((300, 100), 50)], [0.9, 0.9])
     detector.detect_at_scales = lambda frame, is_print=None: found
     detector.detect = lambda frame: found
@@ -608,7 +661,7 @@ def test_only_a_roll_of_one_deck_is_held_to_each_card_once(tmp_path):
             ]
 
     frame = np.zeros((480, 640, 3), np.uint8)
-    detector = Detector(stand_in_detector(tmp_path / "two.onnx"))  # two dice
+    detector = one_way(stand_in_detector(tmp_path / "two.onnx"))  # two dice
     assert DiceReader("square-shooters", detector, ReadsEverySeven()).read(frame).labels.tolist() == [
         "7H",
         "2H",
@@ -623,6 +676,12 @@ def test_only_a_roll_of_one_deck_is_held_to_each_card_once(tmp_path):
     assert set(DiceReader("square-shooters", detector, ReadsEverySeven()).read(frame).labels) == {"7H"}
 
 
+def one_way(model_path, detector=Detector) -> Detector:
+    """A ``detector`` over a stand-in model, its stills looked at one way: the stand-in sees its
+    dice wherever it is shown, so a mirror image would show them where none lie."""
+    return detector(model_path, stills_both_ways=False)
+
+
 def square_at(centre, side):
     x, y, h = centre[0], centre[1], side / 2
     return np.float32([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
@@ -633,7 +692,7 @@ def test_a_photos_finds_are_looked_at_again_with_the_face_at_the_networks_best_s
     # view.  Shown at 12 px, the 60-px find centred on (300, 200) gets a window 320x240 from
     # (140, 80), where that face lies at (170, 130), as big as the find: the quad moves
     # halfway there, the mean of the two looks.
-    detector = Detector(stand_in_detector(tmp_path / "middle.onnx", dice=((8, 6, False),)))
+    detector = one_way(stand_in_detector(tmp_path / "middle.onnx", dice=((8, 6, False),)))
     frame = np.zeros((480, 640, 3), np.uint8)
     found = DieReadings.from_quads([square_at((300, 200), 60)], scores=[0.7], cocked=[True])
     monkeypatch.setattr(vision.detector, "REFINE_SIDE", 12)
@@ -644,13 +703,13 @@ def test_a_photos_finds_are_looked_at_again_with_the_face_at_the_networks_best_s
     monkeypatch.setattr(vision.detector, "REFINE_SIDE", 24)
     assert detector.refined(frame, found).quads.tolist() == found.quads.tolist()
     # a window with nothing in it, and no finds at all, change nothing
-    empty = Detector(stand_in_detector(tmp_path / "none.onnx", dice=()))
+    empty = one_way(stand_in_detector(tmp_path / "none.onnx", dice=()))
     assert empty.refined(frame, found).quads.tolist() == found.quads.tolist()
     assert len(detector.refined(frame, DieReadings.empty())) == 0
 
 
 def test_a_die_filling_a_big_photo_is_looked_at_again_in_a_window_of_bounded_size(tmp_path, monkeypatch):
-    detector = Detector(stand_in_detector(tmp_path / "middle.onnx", dice=((8, 6, False),)))  # 64x48
+    detector = one_way(stand_in_detector(tmp_path / "middle.onnx", dice=((8, 6, False),)))  # 64x48
     shown = []
     detect = detector.detect
     detector.detect = lambda image: shown.append(image.shape[:2]) or detect(image)
@@ -680,7 +739,7 @@ class WindowOnlyDetector(Detector):
 def test_a_big_photos_unsure_find_is_looked_for_mirrored_in_a_window_at_its_best_size(tmp_path):
     # The whole mirror look of a 640x480 photo (the stand-in's view is 64x48) sees a 30-px die
     # at 3 px and misses it; a mirrored window showing it at REFINE_SIDE finds it again.
-    detector = WindowOnlyDetector(stand_in_detector(tmp_path / "one.onnx"))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx"), WindowOnlyDetector)
     frame = np.zeros((480, 640, 3), np.uint8)
     unsure = DieReadings.from_quads([square_at((200, 100), 30)], scores=[0.5])
     detector.frame_shape = frame.shape[:2]
@@ -714,7 +773,7 @@ def test_a_window_past_the_frame_is_painted_where_it_leaves_it():
 
 
 def test_a_tiny_photo_is_searched_whole_without_quarters(model):
-    detector = Detector(model)
+    detector = one_way(model)
     found = detector.detect_at_scales(np.zeros((20, 30, 3), np.uint8))
     # the stand-in's two squares in the whole frame, mirrored and in the border pass
     assert len(found) == 6
@@ -859,6 +918,8 @@ def test_readings_index_and_iterate_like_detections():
 def cli_models(model, monkeypatch):
     """The stand-in models for the CLI; the face models it asked for, in order."""
     monkeypatch.setattr(vision.detector, "DEFAULT_MODEL", model)
+    # the stand-in sees its dice wherever it is shown, its mirror image too: stills one way
+    monkeypatch.setattr(vision.detector.Detector, "look", vision.detector.Detector.detect)
     # `dicescore read` and `watch` each load the face model their reading needs
     asked = []
     monkeypatch.setattr(
@@ -1235,7 +1296,7 @@ def test_a_tiles_face_cut_by_its_edge_is_left_to_its_neighbour_but_not_at_the_fr
     # right, top and bottom. In a 2x2 grid of 400x300 tiles (x6.25), each face is kept only by
     # the tiles whose cut side is the frame's own edge: no neighbour holds it whole.
     dice = ((0, 5, False), (15, 6, False), (8, 0, False), (7, 11, False))
-    detector = Detector(stand_in_detector(tmp_path / "edges.onnx", dice=dice))
+    detector = one_way(stand_in_detector(tmp_path / "edges.onnx", dice=dice))
     found = detector.tiled(np.zeros((480, 640, 3), np.uint8), 2, 2)
     # tiles from (0, 0), (0, 180), (240, 0), (240, 180)
     assert [sorted(tile.centers.tolist()) for tile in found] == [
@@ -1250,7 +1311,7 @@ def test_a_window_showing_neighbours_too_averages_in_the_find_nearest_the_die(tm
     # As in the first test of refined finds, the 60-px find centred on (300, 200) gets a window
     # 320x240 from (140, 80) where the stand-in's face lies at (310, 210); a second face, a
     # neighbouring die in the window's corner at (170, 110), is not the die: not averaged in.
-    detector = Detector(stand_in_detector(tmp_path / "two.onnx", dice=((8, 6, False), (1, 1, False))))
+    detector = one_way(stand_in_detector(tmp_path / "two.onnx", dice=((8, 6, False), (1, 1, False))))
     found = DieReadings.from_quads([square_at((300, 200), 60)], scores=[0.7])
     monkeypatch.setattr(vision.detector, "REFINE_SIDE", 12)
     refined = detector.refined(np.zeros((480, 640, 3), np.uint8), found)
@@ -1267,7 +1328,7 @@ class WindowAndSureDieDetector(WindowOnlyDetector):
 
 
 def test_a_big_photos_unsure_find_is_looked_for_in_a_window_though_the_whole_look_saw_other_dice(tmp_path):
-    detector = WindowAndSureDieDetector(stand_in_detector(tmp_path / "one.onnx"))
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx"), WindowAndSureDieDetector)
     frame = np.zeros((480, 640, 3), np.uint8)
     detector.frame_shape = frame.shape[:2]
     unsure = DieReadings.from_quads([square_at((200, 100), 30)], scores=[0.5])
@@ -1286,7 +1347,7 @@ def test_a_frame_is_halved_only_while_both_its_sides_are_at_least_as_asked():
 
 
 def test_a_small_photo_is_still_searched_by_quarters_never_by_one_tile_that_repeats_it(tmp_path):
-    detector = Detector(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
+    detector = one_way(stand_in_detector(tmp_path / "one.onnx", dice=((4, 3, False),)))  # 64x48
     # quarters even where the network sees them enlarged (a 128x96 photo's, 1.25 times)
     assert detector.finest_grid(128, 96) == (2, 2)
     # tiles that the network sees shrunk exactly twice are fine enough: a sixth of 512x384 at 4x
@@ -1318,7 +1379,7 @@ def test_the_print_on_a_die_off_the_diagonal_is_not_taken_for_dice_of_its_own():
 
 def test_an_any_size_model_pads_an_upright_frame_only_to_the_next_step_across(tmp_path, monkeypatch):
     monkeypatch.setattr(vision.detector, "PAD_STEP", 8)
-    any_size = Detector(stand_in_detector(tmp_path / "any.onnx", any_size=True))
+    any_size = one_way(stand_in_detector(tmp_path / "any.onnx", any_size=True))
     small, _, origin = any_size.fit(np.full((480, 270, 3), 200, np.uint8))  # 9:16: shrunk to 27 x 48
     assert small.shape == (H, 32, 3) and origin.tolist() == [2, 0]  # 27 columns padded to 32, not 64
     assert (small[:, 2:29] == 200).all()
