@@ -126,7 +126,7 @@ MOST_CLOSER_TILES = 10
 # A find leans when the network's cocked output reaches this. A model file may carry its own
 # (metadata ``leaning_from``, chosen on training-split scenes it never saw: models/detector.md).
 LEANING_FROM = 0.5
-# A mirror image's corner offsets, (dx, dy) for each of four corners, as the frame's: dx turned about
+# Turns a mirror image's corner offsets, (dx, dy) for each of four corners, into the frame's: dx changes sign
 MIRRORED_OFFSETS = np.float32([-1, 1] * 4)[:, None, None]
 
 
