@@ -348,7 +348,7 @@ def test_a_photo_reads_a_die_under_its_square_pips_not_the_pips(models):
     seen = [die for die in truth["dice"] if die["visible"] >= 0.5]
     assert sorted(found.labels) == sorted(die["label"] for die in seen) == ["6", "BLANK"]
     for die in seen:  # each found as the die, not as one of its squares (a sixth of its side)
-        centre, side = np.mean(die["quad"], 0), np.sqrt(cv2.contourArea(np.float32(die["quad"])))
+        centre, side = np.mean(die["quad"], 0), face_side(die["quad"])
         nearest = np.argmin(np.linalg.norm(found.centers - centre, axis=1))
         assert np.linalg.norm(found.centers[nearest] - centre) < 0.2 * side
         assert 0.8 < found.sizes[nearest] / side < 1.25
@@ -362,7 +362,7 @@ def test_a_photo_looked_at_both_ways_takes_less_for_dice(models):
     image = cv2.imread(str(FIXTURES / "scenes" / truth["image"]))
     dice = [die for die in truth["dice"] if die["visible"] >= 0.5]
     centres = np.float32([np.mean(die["quad"], 0) for die in dice])
-    sides = np.float32([np.sqrt(cv2.contourArea(np.float32(die["quad"]))) for die in dice])
+    sides = np.float32([face_side(die["quad"]) for die in dice])
     _, _, photo_classifier = models
 
     def on_no_die(detector):
