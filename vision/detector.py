@@ -233,10 +233,13 @@ class Detector:
             lying = cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE)
             return self.detect_at_scales(lying, is_print).turned_back(height)
         passes = self.passes_at_scales(frame)
+        # looked at both ways, the whole frame's pass has seen its mirror image already: it is
+        # the mirror look's whole pass (two network runs fewer; docs/vision-limits.md, session 85)
+        whole = passes[0] if self.stills_both_ways else None
         if is_print is not None:
             passes = without_print_or_groups(passes, frame, is_print)
         first_look = merge(like_sized(passes))
-        return self.refined(frame, merge([first_look, self.mirror_look(frame, first_look)]))
+        return self.refined(frame, merge([first_look, self.mirror_look(frame, first_look, whole)]))
 
     def view(self, frame: np.ndarray) -> float:
         """Network pixels per frame pixel when the network sees the whole frame (``fit``; a
@@ -244,12 +247,16 @@ class Detector:
         die's side in the frame times this is its side as ``detect`` sees it."""
         return min(self.width / frame.shape[1], self.height / frame.shape[0])
 
-    def mirror_look(self, frame: np.ndarray, first_look: DieReadings) -> DieReadings:
-        """The finds of the frame mirrored left to right, in frame coordinates; in a photo
+    def mirror_look(
+        self, frame: np.ndarray, first_look: DieReadings, whole: DieReadings | None = None
+    ) -> DieReadings:
+        """The finds of the frame mirrored left to right, in frame coordinates (``whole``, where
+        a look that held the mirror image already gives them); in a photo
         bigger than the network's view, also each unsure find of ``first_look`` that the
         whole look missed and saw small (``MIRROR_WINDOW_BELOW``), if a mirrored window
         showing it at ``REFINE_SIDE`` finds it again."""
-        whole = self.look(cv2.flip(frame, 1)).mirrored(frame.shape[1])
+        if whole is None:
+            whole = self.look(cv2.flip(frame, 1)).mirrored(frame.shape[1])
         view = self.view(frame)
         if view >= 1:
             return whole
