@@ -83,8 +83,8 @@ def lost_at(reader: DiceReader, image: np.ndarray, dice: list[dict], missed: lis
     sized = like_sized(sorted_out)
     everything = joined(sized)
     first_look = merge(sized)
-    whole = passes[0] if detector.stills_both_ways else None  # as detect_at_scales takes it
-    mirrored = merge([first_look, detector.mirror_look(image, first_look, whole)])
+    whole_look = passes[0] if detector.stills_both_ways else None  # as detect_at_scales takes it
+    mirrored = merge([first_look, detector.mirror_look(image, first_look, whole_look)])
     whole = detector.refined(image, mirrored)
     dice_after = {  # the dice each stage still has; the classifier's checks take the rest
         STAGES[0]: set().union(*(found_dice(found, dice, image) for found in passes if len(found))),
