@@ -16,7 +16,9 @@ import vision.faces
 import vision.pipeline
 from dicescore.cli import main
 from vision.detector import (
+    BOTH_WAYS_LEANING_DROP,
     CLOSER_SIDE,
+    LEANING_FROM,
     MOST_STRETCH,
     REFINE_SIDE,
     SMALLEST_CLOSER,
@@ -66,7 +68,8 @@ W, H, STRIDE = 64, 48, 4  # the stand-in model's input size and output stride
 
 def stand_in_detector(path, dice=((4, 3, False), (10, 8, True)), any_size=False):
     """An ONNX model with the detector's inputs, outputs and metadata that always 'sees' a
-    12x12-pixel face centred on each given (cell x, cell y) and flags the cocked ones;
+    12x12-pixel face centred on each given (cell x, cell y) and flags the cocked ones (or
+    gives each that leaning score);
     ``any_size`` names its input's height and width instead of fixing them."""
     h, w = H // STRIDE, W // STRIDE
     sides = ("height", "width") if any_size else (H, W)
@@ -407,6 +410,19 @@ def test_a_still_is_looked_at_both_ways_and_a_video_frame_one_way(tmp_path):
     # one way, the mirror look runs a pass of its own; both ways, the whole look's pass held
     # the mirror image already and stands for it
     assert detector.session.images - 4 == 2 * (looked_one_way.session.images - 1)
+
+
+def test_looked_at_both_ways_a_find_leans_from_a_lower_bar(tmp_path):
+    # The mean of two ways' leaning scores seldom reaches a bar chosen for one way: a pair
+    # placed as each other's mirror image, each scored just under the one-way bar, leans
+    # when looked at both ways only.
+    cells_across = W // STRIDE
+    just_under = LEANING_FROM - BOTH_WAYS_LEANING_DROP / 2
+    dice = ((4, 3, just_under), (cells_across - 1 - 4, 3, just_under))
+    detector = Detector(stand_in_detector(tmp_path / "pair.onnx", dice=dice))
+    frame = np.zeros((H, W, 3), np.uint8)
+    assert detector.detect(frame).cocked.tolist() == [False, False]
+    assert detector.detect(frame, both_ways=True).cocked.tolist() == [True, True]
 
 
 def test_a_photo_keeps_an_unsure_find_only_if_its_mirror_image_shows_it_too(tmp_path):
