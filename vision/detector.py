@@ -195,7 +195,8 @@ class Detector:
     def detect(self, frame: np.ndarray, both_ways: bool = False) -> DieReadings:
         """The dice in ``frame`` as one pass of the network sees them; ``both_ways``, as the
         frame and its mirror image see them together: their heat and leaning maps averaged, each
-        find's corners the mean of both passes' (``decode``).  A still's looks are taken both
+        find's corners the mean of both passes' (``decode``), and a find leaning from a bar
+        ``BOTH_WAYS_LEANING_DROP`` lower than one way's.  A still's looks are taken both
         ways (``stills_both_ways``): a pattern the network takes for a die one way round seldom
         looks like one the other way, and the two passes' corners err apart.  Held-out photos and
         real photos without dice lost 29 of 271 errors (docs/vision-limits.md, session 84); the
