@@ -306,9 +306,10 @@ def test_watch_reports_each_photo_of_a_folder_as_a_roll(capsys, tmp_path):
         (tmp_path / name).write_bytes((FIXTURES / "scenes" / name).read_bytes())
     main(["watch", "--source", str(tmp_path), "--dice", "cubes"])
     rolls = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    # scene 1 shows six dice, of which five are found (one find is off its die); scene 3 has
-    # three of its eight dice in view. Looked at one way, scene 1 also gave a find beside the
-    # 6 where no die lies, which the look both ways drops (``Detector.detect``).
+    # scene 1 shows six dice: five finds, four of them its dice (its CUBES and one BLANK die
+    # are missed) and one off any die; scene 3 has three of its eight dice in view. Looked at
+    # one way, scene 1 also gave a second find where no die lies, beside the 6, which the look
+    # both ways drops (``Detector.detect``).
     assert [len(roll["dice"]) for roll in rolls] == [5, 3]
 
 
@@ -347,7 +348,7 @@ def test_a_photo_reads_a_die_under_its_square_pips_not_the_pips(models):
     found = DiceReader("cubes", detector, photo_classifier).read(image, still=True)
     seen = [die for die in truth["dice"] if die["visible"] >= 0.5]
     assert sorted(found.labels) == sorted(die["label"] for die in seen) == ["6", "BLANK"]
-    for die in seen:  # each found as the die, not as one of its squares (a sixth of its side)
+    for die in seen:  # each found as the die, not as one of its squares (a fifth of its side)
         centre, side = np.mean(die["quad"], 0), face_side(die["quad"])
         nearest = np.argmin(np.linalg.norm(found.centers - centre, axis=1))
         assert np.linalg.norm(found.centers[nearest] - centre) < 0.2 * side

@@ -419,8 +419,8 @@ def test_a_taught_face_is_seen_and_forgotten_on_the_your_dice_page(app, server, 
 
 
 def test_a_cubes_set_shown_to_the_camera_is_checked_and_taught_on_your_dice(app, server, open_tab, tmp_path):
-    # the shipped models read a rendered table of six Cubes dice, of which they find five (the
-    # CUBES die beside the 6 is missed); no game is being played
+    # the shipped models read a rendered table of six Cubes dice and show five: four of its
+    # dice (its CUBES and one BLANK die are missed) and one find off any die; no game is played
     scene = cv2.imread(str(FIXTURE_SCENES / "scene00001_0075.png"), cv2.IMREAD_COLOR)
     learned = tmp_path / "learned"
     classifier, photos = FaceClassifier(FAST_MODEL, data_dir=learned), FaceClassifier(data_dir=learned)
