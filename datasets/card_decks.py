@@ -6,10 +6,12 @@ Issue 4 judges the face model on real photographs of card corners, printed in re
 type, which no font the renderer draws is. These are the artwork of real decks (Paris,
 Dondorf, Berlin, Rheinland, Bellot and other historic French-suited patterns, and modern
 designs), drawn as vector files for GNOME's Aisleriot (gnome-cards-data, aisleriot) and
-KDE's card games (kdegames-card-data-kf5). Each card is rasterised with ``rsvg-convert``
-(Debian's librsvg2-bin; a tool for making this data, not a dependency of dicescore) to
-``CARD_HEIGHT`` px and kept with its transparent rounded corners, so that a photo can be
-laid out on any table.
+KDE's card games (kdegames-card-data-kf5); and the web's common designs, as npm packages
+ship them one file a card (``PACKED_DECKS``: Chris Aguilar's vectorized cards, and a
+jumbo-index poker design, its index half the card tall). Each card is rasterised with
+``rsvg-convert`` (Debian's librsvg2-bin; a tool for making this data, not a dependency of
+dicescore; ``npm`` fetches the packages) to ``CARD_HEIGHT`` px and kept with its transparent
+rounded corners, so that a photo can be laid out on any table.
 
 The decks are split whole, so that what is measured is a design never trained on:
 ``TEST_DECKS`` are read by ``benchmarks/bench_real_decks.py``, the rest may be trained on
@@ -26,8 +28,11 @@ import argparse
 import gzip
 import json
 import re
+import shutil
 import subprocess
+import tarfile
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -55,10 +60,48 @@ LEFT_OUT = {
 TEST_DECKS = {
     *("paris", "kde-gm-paris", "anglo_poker", "neoclassical", "neoclassical_4_color"),
     *("plastic", "simplistic", "kde-jolly-royal"),
+    *("web-free-2color", "web-free-4color", "web-free-2color-jumbo", "web-free-4color-jumbo"),
 }
 RANKS = {"A": ["1", "ace"], "J": ["jack"], "Q": ["queen"], "K": ["king"]}
 SUITS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 SVG_ID = re.compile(rb'id="([^"]+)"')
+
+
+@dataclass(frozen=True)
+class PackedDeck:
+    """A deck an npm package ships as one image file a card."""
+
+    package: str  # name@version, pinned, so that the same cards are measured each time
+    card_file: str  # where a card lies in the package, with {rank} and {suit}
+    ranks: dict[str, str] = field(default_factory=dict)  # a rank's name in the files, where not the label's
+    lower_suit: bool = False  # "s", not "S"
+    jumbo: bool = False  # the index is half the card tall (``index_box``)
+
+    def card_path(self, label: str) -> str:
+        rank, suit = label[:-1], label[-1]
+        return self.card_file.format(
+            rank=self.ranks.get(rank, rank), suit=suit.lower() if self.lower_suit else suit
+        )
+
+
+FREE_CARDS = "react-free-playing-cards@0.4.2"  # one design, two- and four-colour, jumbo or not
+PACKED_DECKS = {
+    "web-free-2color": PackedDeck(FREE_CARDS, "src/images/2color/{rank}{suit}.svg", {"10": "T"}),
+    "web-free-4color": PackedDeck(FREE_CARDS, "src/images/4color/{rank}{suit}.svg", {"10": "T"}),
+    "web-free-2color-jumbo": PackedDeck(
+        FREE_CARDS, "src/images/2color-bf/{rank}{suit}.svg", {"10": "T"}, jumbo=True
+    ),
+    "web-free-4color-jumbo": PackedDeck(
+        FREE_CARDS, "src/images/4color-bf/{rank}{suit}.svg", {"10": "T"}, jumbo=True
+    ),
+    "web-aguilar": PackedDeck(
+        "@younestouati/playing-cards-standard-deck@3.0.0",
+        "cards/{rank}{suit}.svg",
+        {"A": "1", "J": "11", "Q": "12", "K": "13"},
+        lower_suit=True,
+    ),
+    "web-casino": PackedDeck("react-casino@0.2.6", "dist/assets/png/cards/{rank}{suit}.png", {"10": "T"}),
+}
 
 
 def card_ids(label: str) -> list[str]:
@@ -106,21 +149,60 @@ def deck_cards(svg: Path) -> dict[str, np.ndarray]:
     heights = [y1 - y0 for _, y0, _, y1 in filter(None, boxes)]
     if not heights:
         return {}
-    zoom = 1.2 * CARD_HEIGHT / np.median(heights)  # drawn a little larger, then shrunk: sharp edges
+    zoom = DRAWN_LARGER * CARD_HEIGHT / np.median(heights)
     cards = {}
     for label, element in elements.items():
-        drawn = rasterise(svg, element, zoom)
-        box = opaque_box(drawn)
-        if box and box[3] - box[1] > CARD_HEIGHT / 2:
-            card = drawn[box[1] : box[3], box[0] : box[2]]
-            size = (round(card.shape[1] * CARD_HEIGHT / card.shape[0]), CARD_HEIGHT)
-            cards[label] = cv2.resize(card, size, interpolation=cv2.INTER_AREA)
+        card = at_card_height(rasterise(svg, element, zoom))
+        if card is not None:
+            cards[label] = card
     return cards
 
 
-def index_box(card: np.ndarray) -> tuple[float, float, float] | None:
+DRAWN_LARGER = 1.2  # a card is drawn a little larger than kept, then shrunk: sharp edges
+
+
+def at_card_height(drawn: np.ndarray | None) -> np.ndarray | None:
+    """What ``drawn`` (BGRA, drawn about ``DRAWN_LARGER`` times ``CARD_HEIGHT`` tall) draws,
+    cut to it and shrunk to ``CARD_HEIGHT``; None where that is under half a card's height."""
+    box = opaque_box(drawn)
+    if not box or box[3] - box[1] <= CARD_HEIGHT / 2:
+        return None
+    card = drawn[box[1] : box[3], box[0] : box[2]]
+    size = (round(card.shape[1] * CARD_HEIGHT / card.shape[0]), CARD_HEIGHT)
+    return cv2.resize(card, size, interpolation=cv2.INTER_AREA)
+
+
+def packed_deck_cards(root: Path, deck: PackedDeck) -> dict[str, np.ndarray]:
+    """Each card of ``deck``, unpacked at ``root``, by label, as BGRA ``CARD_HEIGHT`` px tall."""
+    cards = {}
+    for label in CARD_LABELS:
+        path = root / deck.card_path(label)
+        if path.suffix == ".svg":
+            box = opaque_box(rasterise(path))
+            drawn = rasterise(path, zoom=DRAWN_LARGER * CARD_HEIGHT / (box[3] - box[1])) if box else None
+        else:
+            drawn = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            if drawn is not None:
+                drawn = drawn if drawn.shape[2] == 4 else cv2.cvtColor(drawn, cv2.COLOR_BGR2BGRA)
+                drawn = cv2.resize(
+                    drawn,
+                    None,
+                    fx=DRAWN_LARGER * CARD_HEIGHT / drawn.shape[0],
+                    fy=DRAWN_LARGER * CARD_HEIGHT / drawn.shape[0],
+                )
+        card = at_card_height(drawn)
+        if card is not None:
+            cards[label] = card
+    return cards
+
+
+def index_box(card: np.ndarray, jumbo: bool = False) -> tuple[float, float, float] | None:
     """The centre x, y and height of ``card``'s top-left index (rank over suit), found as
-    the column of ink nearest the corner; None where no such column stands apart."""
+    the column of ink nearest the corner; None where no such column stands apart.  A
+    ``jumbo`` index (poker decks') is sought further down and may be taller: at the usual
+    reach its rank is too tall to be a part of an index, and its suit alone is found."""
+    # how far down and across the corner reaches, and a part's greatest width and height
+    reach, across, part_width, part_height = (0.5, 0.3, 0.25, 0.3) if jumbo else (0.32, 0.22, 0.2, 0.2)
     height, width = card.shape[:2]
     left_margin = card[height // 3 : 2 * height // 3, width // 20 : width // 8, :3]
     paper = np.median(left_margin.reshape(-1, 3), axis=0)
@@ -128,15 +210,15 @@ def index_box(card: np.ndarray) -> tuple[float, float, float] | None:
     # the corner, inside the card's edge and its printed border line
     margin = int(0.03 * width)
     corner = np.zeros_like(ink)
-    inside = np.s_[margin : int(0.32 * height), margin : int(0.22 * width)]
+    inside = np.s_[margin : int(reach * height), margin : int(across * width)]
     corner[inside] = ink[inside]
     _, _, stats, _ = cv2.connectedComponentsWithStats(corner.astype(np.uint8), connectivity=8)
     parts = [
         (x, y, w, h)
         for x, y, w, h, area in stats[1:]
         if area > 0.0004 * width * height
-        and w < 0.2 * width
-        and h < 0.2 * height
+        and w < part_width * width
+        and h < part_height * height
         and max(w, h) < 12 * min(w, h)
     ]
     if not parts:
@@ -176,17 +258,48 @@ def fetch(folder: Path = FOLDER) -> list[str]:
                 cards = deck_cards(svg)
                 if not cards:
                     continue
-                target = folder / name
-                target.mkdir(parents=True, exist_ok=True)
-                indexes = {}
-                for label, card in cards.items():
-                    cv2.imwrite(str(target / f"{label}.png"), card)
-                    found = index_box(card)
-                    if found:
-                        indexes[label] = found
-                (target / "index.json").write_text(json.dumps(indexes, indent=0))
+                found = save_deck(folder / name, cards)
                 made.append(name)
-                print(f"{name}: {len(cards)} cards, {len(indexes)} indexes found", flush=True)
+                print(f"{name}: {len(cards)} cards, {found} indexes found", flush=True)
+    return made
+
+
+def save_deck(folder: Path, cards: dict[str, np.ndarray], jumbo: bool = False) -> int:
+    """``cards`` into ``folder``/<label>.png, with index.json of where each card's index
+    lies; how many indexes were found."""
+    folder.mkdir(parents=True, exist_ok=True)
+    indexes = {}
+    for label, card in cards.items():
+        cv2.imwrite(str(folder / f"{label}.png"), card)
+        found = index_box(card, jumbo)
+        if found:
+            indexes[label] = found
+    (folder / "index.json").write_text(json.dumps(indexes, indent=0))
+    return len(indexes)
+
+
+def fetch_packed(folder: Path = FOLDER) -> list[str]:
+    """Every deck of ``PACKED_DECKS`` not made before into ``folder``, as ``fetch``; the
+    decks made (none where npm is not installed)."""
+    wanted = {
+        name: deck for name, deck in PACKED_DECKS.items() if not (folder / name / "index.json").exists()
+    }
+    if wanted and not shutil.which("npm"):
+        print(f"npm is not installed: {', '.join(wanted)} left out")
+        return []
+    made = []
+    with tempfile.TemporaryDirectory() as packs:
+        for package in sorted({deck.package for deck in wanted.values()}):
+            packed = subprocess.run(
+                ["npm", "pack", "--silent", package], cwd=packs, check=True, capture_output=True, text=True
+            )
+            with tarfile.open(Path(packs) / packed.stdout.split()[-1]) as tar:
+                tar.extractall(Path(packs) / package, filter="data")
+        for name, deck in wanted.items():
+            cards = packed_deck_cards(Path(packs) / deck.package / "package", deck)
+            found = save_deck(folder / name, cards, deck.jumbo)
+            made.append(name)
+            print(f"{name}: {len(cards)} cards, {found} indexes found", flush=True)
     return made
 
 
@@ -268,7 +381,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", type=Path, default=FOLDER)
     args = parser.parse_args(argv)
-    made = fetch(args.folder)
+    made = fetch(args.folder) + fetch_packed(args.folder)
     print(f"{len(made)} decks in {args.folder}")
 
 

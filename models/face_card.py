@@ -162,7 +162,8 @@ def real_deck_section(reports: list[tuple[float, dict, dict]]) -> str:
 The same condition, printed as real decks print their index rather than in fonts: the
 cards of the {len(TEST_DECKS)} decks `datasets.card_decks` holds out from training
 ({", ".join(sorted(TEST_DECKS))}; the artwork of Debian's Aisleriot and KDE card games, Paris and
-Neoclassical among them), each card once at each tightness, laid on a table and cut as above
+Neoclassical among them, and a web design of npm's, two- and four-colour, its jumbo index too),
+each card once at each tightness, laid on a table and cut as above
 (`datasets.card_decks.corner_crops`, seed {REAL_DECK_SEED}). `benchmarks/bench_real_decks.py`
 prints the same by deck.
 

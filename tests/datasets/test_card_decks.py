@@ -7,7 +7,18 @@ import numpy as np
 import pytest
 
 from datasets import card_decks
-from datasets.card_decks import CARD_HEIGHT, card_ids, corner_crops, deck_cards, index_box, training_corners
+from datasets.card_decks import (
+    CARD_HEIGHT,
+    PACKED_DECKS,
+    TEST_DECKS,
+    PackedDeck,
+    card_ids,
+    corner_crops,
+    deck_cards,
+    index_box,
+    packed_deck_cards,
+    training_corners,
+)
 from datasets.faces.photos import CARD_LABELS
 from tests.decks import drawn_card, fake_decks
 
@@ -20,6 +31,16 @@ def test_the_index_is_the_rank_over_the_suit_in_the_corner(court):
     # rank from y 25 to 80, the suit 92 to 124: its middle about 75, its height about 100
     assert 70 < y < 80 and 92 < height < 108
     assert 25 < x < 55
+
+
+def test_a_jumbo_index_is_found_whole_where_the_deck_prints_one():
+    card = drawn_card(rank_height=140)  # the rank from y 42 to 160, the suit 172 to 205
+    x, y, height = index_box(card, jumbo=True)
+    assert 150 < height < 175 and 115 < y < 135
+    assert 200 < y + height / 2 < 210  # down to the suit's foot
+    # sought as an ordinary index, the corner's reach (a third of the card) cuts it short
+    x, y, height = index_box(card)
+    assert y + height / 2 < 195
 
 
 def test_a_card_with_nothing_in_its_corner_has_no_index():
@@ -106,3 +127,35 @@ def test_training_leaves_the_test_decks_out(tmp_path, monkeypatch):
     monkeypatch.setattr(card_decks, "TEST_DECKS", {"held", "trained"})
     with pytest.raises(SystemExit, match="no training decks"):
         training_corners(tmp_path, copies=1, seed=0)
+
+
+def test_a_packed_deck_names_each_card_file_as_its_package_does():
+    aguilar = PACKED_DECKS["web-aguilar"]
+    assert aguilar.card_path("QS") == "cards/12s.svg" and aguilar.card_path("10H") == "cards/10h.svg"
+    assert PACKED_DECKS["web-casino"].card_path("10D") == "dist/assets/png/cards/TD.png"
+    assert PACKED_DECKS["web-free-4color-jumbo"].jumbo and not PACKED_DECKS["web-free-4color"].jumbo
+
+
+def test_a_design_is_held_out_with_all_its_variants():
+    free = {
+        name for name, deck in PACKED_DECKS.items() if deck.package == PACKED_DECKS["web-free-2color"].package
+    }
+    assert len(free) == 4 and free <= TEST_DECKS
+    assert not {"web-aguilar", "web-casino"} & TEST_DECKS
+
+
+def test_a_packed_deck_gives_each_card_alone_at_card_height(tmp_path):
+    deck = PackedDeck("cards@1.0.0", "png/{rank}-{suit}.png", {"10": "T"})
+    (tmp_path / "png").mkdir()
+    for i, label in enumerate(CARD_LABELS[:-1]):  # the king of clubs missing from the package
+        page = np.zeros((700, 500, 4), np.uint8)  # the card on a transparent margin
+        page[50:650, 50:450] = drawn_card()
+        page[100:110, 250 : 250 + 3 * (1 + i % 9), :3] = 90  # a mark that tells the cards apart
+        cv2.imwrite(str(tmp_path / deck.card_path(label)), page)
+    cards = packed_deck_cards(tmp_path, deck)
+    assert set(cards) == set(CARD_LABELS[:-1])
+    for i, label in enumerate(CARD_LABELS[:-1]):
+        card = cards[label]
+        assert card.shape == (CARD_HEIGHT, 400 * CARD_HEIGHT // 600, 4)  # the card, not the page
+        mark = (card[55, 150:300, 0] == 90).sum()
+        assert abs(mark - 3 * (1 + i % 9)) <= 2
