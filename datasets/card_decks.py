@@ -162,8 +162,8 @@ DRAWN_LARGER = 1.2  # a card is drawn a little larger than kept, then shrunk: sh
 
 
 def at_card_height(drawn: np.ndarray | None) -> np.ndarray | None:
-    """What ``drawn`` (BGRA, drawn about ``DRAWN_LARGER`` times ``CARD_HEIGHT`` tall) draws,
-    cut to it and shrunk to ``CARD_HEIGHT``; None where that is under half a card's height."""
+    """What ``drawn`` (BGRA) draws, cut to it and scaled to ``CARD_HEIGHT``; None where that
+    is under half a card's height: too small to make a sharp card, or not a card."""
     box = opaque_box(drawn)
     if not box or box[3] - box[1] <= CARD_HEIGHT / 2:
         return None
@@ -180,16 +180,10 @@ def packed_deck_cards(root: Path, deck: PackedDeck) -> dict[str, np.ndarray]:
         if path.suffix == ".svg":
             box = opaque_box(rasterise(path))
             drawn = rasterise(path, zoom=DRAWN_LARGER * CARD_HEIGHT / (box[3] - box[1])) if box else None
-        else:
+        else:  # a picture too small for a sharp card (a 76-px one) is left out by at_card_height
             drawn = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-            if drawn is not None:
-                drawn = drawn if drawn.shape[2] == 4 else cv2.cvtColor(drawn, cv2.COLOR_BGR2BGRA)
-                drawn = cv2.resize(
-                    drawn,
-                    None,
-                    fx=DRAWN_LARGER * CARD_HEIGHT / drawn.shape[0],
-                    fy=DRAWN_LARGER * CARD_HEIGHT / drawn.shape[0],
-                )
+            if drawn is not None and drawn.shape[2] == 3:
+                drawn = cv2.cvtColor(drawn, cv2.COLOR_BGR2BGRA)
         card = at_card_height(drawn)
         if card is not None:
             cards[label] = card

@@ -152,9 +152,13 @@ def test_a_packed_deck_gives_each_card_alone_at_card_height(tmp_path):
         page[50:650, 50:450] = drawn_card()
         page[100:110, 250 : 250 + 3 * (1 + i % 9), :3] = 90  # a mark that tells the cards apart
         cv2.imwrite(str(tmp_path / deck.card_path(label)), page)
+    # a card drawn too small to make a sharp one (a 76-px game's) is left out too
+    cv2.imwrite(str(tmp_path / deck.card_path("QH")), cv2.resize(drawn_card(), (48, 76)))
     cards = packed_deck_cards(tmp_path, deck)
-    assert set(cards) == set(CARD_LABELS[:-1])
+    assert set(cards) == set(CARD_LABELS[:-1]) - {"QH"}
     for i, label in enumerate(CARD_LABELS[:-1]):
+        if label == "QH":
+            continue
         card = cards[label]
         assert card.shape == (CARD_HEIGHT, 400 * CARD_HEIGHT // 600, 4)  # the card, not the page
         mark = (card[55, 150:300, 0] == 90).sum()
