@@ -131,7 +131,9 @@ LEANING_FROM = 0.5
 # (the lowest bar that flags no more flat dice on unseen training-split scenes than before,
 # 0.75 / 0.775 / 0.8 tried on val-cards-hires and val-cubes-hires). Held-out stills as photos,
 # leaning dice flagged (flat dice flagged): one way 80.7% (10.1%), both ways at the file's 0.8
-# 61.4% (8.1%), at 0.775 70.2% (10.9%) (docs/vision-limits.md, session 85).
+# 61.4% (8.1%), at 0.775 70.2% (10.9%) (docs/vision-limits.md, session 85). A set with ten times
+# the leaning dice (data/scenes/train-leaning, 225) agrees within a die: one way 71.6% (20.7%),
+# both ways at 0.775 69.4% (20.9%), at 0.75 74.4% (24.1%) (session 86).
 BOTH_WAYS_LEANING_DROP = 0.025
 # Turns a mirror image's corner offsets, (dx, dy) for each of four corners, into the frame's: dx changes sign
 MIRRORED_OFFSETS = np.float32([-1, 1] * 4)[:, None, None]
